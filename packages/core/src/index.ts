@@ -1,0 +1,4 @@
+export * from './client/index.js';
+export * from './entitlements/index.js';
+export * from './schemas/index.js';
+export * from './webhooks/index.js';

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { offerTypeSchema } from './offer-type.js';
+import { moneySchema } from './primitives.js';
+
+export const billingPeriodUnitSchema = z.enum(['DAY', 'WEEK', 'MONTH', 'YEAR']);
+export type BillingPeriodUnit = z.infer<typeof billingPeriodUnitSchema>;
+
+/** How often a SUBSCRIPTION renews: `{ unit: 'MONTH', count: 1 }` is monthly. */
+export const billingPeriodSchema = z.strictObject({
+  unit: billingPeriodUnitSchema,
+  count: z.number().int().min(1).default(1),
+});
+export type BillingPeriod = z.infer<typeof billingPeriodSchema>;
+
+/**
+ * What happens when a renewal cannot be collected: the service retries for `days` days, and the
+ * subscriber keeps access meanwhile only when `accessDuringGrace` is true.
+ */
+export const gracePolicySchema = z.strictObject({
+  days: z.number().int().min(0),
+  accessDuringGrace: z.boolean(),
+});
+export type GracePolicy = z.infer<typeof gracePolicySchema>;
+
+export const NO_GRACE: GracePolicy = Object.freeze({ days: 0, accessDuringGrace: false });
+
+/**
+ * An offer as configured in the partner console. The API has no offer read, so the partner
+ * keeps this copy (and the sandbox is configured with the same shape).
+ */
+export const offerDefinitionSchema = z
+  .strictObject({
+    offerUid: z.string().min(1),
+    productUid: z.string().min(1),
+    name: z.string().min(1),
+    type: offerTypeSchema,
+    price: moneySchema,
+    /** Required for SUBSCRIPTION offers, absent for one-time ones. */
+    billingPeriod: billingPeriodSchema.nullish(),
+    trialDays: z.number().int().min(0).default(0),
+    gracePolicy: gracePolicySchema.default(NO_GRACE),
+  })
+  .superRefine((offer, ctx) => {
+    if (offer.type === 'SUBSCRIPTION' && !offer.billingPeriod) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['billingPeriod'],
+        message: 'a SUBSCRIPTION offer needs a billingPeriod',
+      });
+    }
+    if (offer.type !== 'SUBSCRIPTION' && offer.trialDays > 0) {
+      ctx.addIssue({ code: 'custom', path: ['trialDays'], message: 'only SUBSCRIPTION offers have trials' });
+    }
+  });
+export type OfferDefinition = z.output<typeof offerDefinitionSchema>;
+export type OfferDefinitionInput = z.input<typeof offerDefinitionSchema>;

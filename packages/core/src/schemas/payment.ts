@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { echoedMetadataSchema, timestampSchema } from './primitives.js';
+
+export const PAYMENT_STATUSES = [
+  'REQUIRES_ACTION',
+  'REQUIRES_START',
+  'REQUIRES_CODE',
+  'PROCESSING',
+  'SUCCEEDED',
+  'FAILED',
+  'EXPIRED',
+  'CANCELED',
+] as const;
+export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
+export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
+
+/** Statuses after which a payment never changes again (SUCCEEDED is "soft": later changes come as events). */
+export const TERMINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = [
+  'SUCCEEDED',
+  'FAILED',
+  'EXPIRED',
+  'CANCELED',
+];
+
+export const paymentModeSchema = z.enum(['HOSTED', 'API']);
+export type PaymentMode = z.infer<typeof paymentModeSchema>;
+
+/**
+ * A payment as read from the API. Unknown fields are dropped rather than rejected, so a
+ * field the service adds later never breaks a partner.
+ */
+export const paymentSchema = z.object({
+  object: z.literal('payment'),
+  paymentUid: z.string().min(1),
+  mode: paymentModeSchema,
+  status: paymentStatusSchema,
+  checkoutUrl: z.url(),
+  productUid: z.string().min(1),
+  offerUid: z.string().min(1),
+  expiresAt: timestampSchema,
+  metadata: echoedMetadataSchema.optional(),
+  /** Present only once money has moved. */
+  orderId: z.string().min(1).optional(),
+  /** Present only once the subscriber is identified; scoped to the partner's application. */
+  subscriberUid: z.string().min(1).optional(),
+  /** For SUBSCRIPTION offers once the subscription exists. The spec does not name it: see docs/spec-gaps.md. */
+  subscriptionUid: z.string().min(1).optional(),
+});
+export type Payment = z.infer<typeof paymentSchema>;
+
+/** The cancel response "may carry only object, paymentUid and status"; anything else is optional. */
+export const canceledPaymentSchema = paymentSchema.partial().required({
+  object: true,
+  paymentUid: true,
+  status: true,
+});
+export type CanceledPayment = z.infer<typeof canceledPaymentSchema>;

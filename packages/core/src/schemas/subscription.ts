@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { timestampSchema } from './primitives.js';
+
+export const SUBSCRIPTION_STATUSES = [
+  'TRIALING',
+  'ACTIVE',
+  'PRE_CANCELED',
+  'IN_GRACE',
+  'SUSPENDED',
+  'CANCELED',
+  'EXPIRED',
+] as const;
+export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
+export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
+
+/** Statuses in which the spec says access has ended. */
+export const ENDED_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = [
+  'SUSPENDED',
+  'CANCELED',
+  'EXPIRED',
+];
+
+export const subscriptionSchema = z.object({
+  subscriptionUid: z.string().min(1),
+  status: subscriptionStatusSchema,
+  productUid: z.string().min(1),
+  offerUid: z.string().min(1),
+  subscriberUid: z.string().min(1),
+  currentPeriodEnd: timestampSchema,
+  cancelAt: timestampSchema.nullable(),
+  /** Named by the spec for trialing subscriptions only. */
+  trialEndsAt: timestampSchema.nullish(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
+
+export const subscriptionCancelWhenSchema = z.enum(['NOW', 'PERIOD_END']);
+export type SubscriptionCancelWhen = z.infer<typeof subscriptionCancelWhenSchema>;
+
+/** Body of POST /v1/subscriptions/{uid}/cancel: required, no other properties. */
+export const subscriptionCancelRequestSchema = z.strictObject({ when: subscriptionCancelWhenSchema });
+export type SubscriptionCancelRequest = z.infer<typeof subscriptionCancelRequestSchema>;

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { paymentStatusSchema } from './payment.js';
+import { echoedMetadataSchema, moneySchema, timestampSchema } from './primitives.js';
+import { subscriptionStatusSchema } from './subscription.js';
+
+export const WEBHOOK_EVENT_NAMES = [
+  'payment.succeeded',
+  'payment.failed',
+  'entitlement.granted',
+  'entitlement.updated',
+  'entitlement.revoked',
+  'subscription.trial_started',
+  'subscription.trial_will_end',
+  'subscription.updated',
+  'subscription.suspended',
+  'subscription.canceled',
+  'subscription.expired',
+  'subscription.failed',
+] as const;
+export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
+
+const knownEventNames: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
+
+/** True when dcbkit knows the event name; unknown names still parse, so a new event type never breaks you. */
+export function isKnownEventName(name: string): name is WebhookEventName {
+  return knownEventNames.has(name);
+}
+
+// Opaque identifiers; events are hot-path reads, so they are checked for type only.
+const id = z.string();
+
+/**
+ * Every field an event may carry. The spec lists the payload once and says which fields each
+ * event kind carries only for `payment.succeeded`, so everything but `event` and `occurredAt`
+ * is optional here; the subscription fields are dcbkit's reading of what the spec leaves out
+ * (docs/spec-gaps.md). `status` stays a plain string outside payment events so that a status
+ * of another kind can never make a genuine event fail validation.
+ */
+const baseEventShape = {
+  /** The event name. Autocompletes the known names; any other string is a newer event. */
+  event: z.string().min(1) as z.ZodType<WebhookEventName | (string & {})>,
+  occurredAt: timestampSchema,
+  paymentUid: id.optional(),
+  status: z.string().optional(),
+  orderId: id.optional(),
+  productUid: id.optional(),
+  offerUid: id.optional(),
+  subscriberUid: id.optional(),
+  amountCollected: moneySchema.optional(),
+  periodOutstanding: moneySchema.optional(),
+  metadata: echoedMetadataSchema.optional(),
+  subscriptionUid: id.optional(),
+  subscriptionStatus: subscriptionStatusSchema.optional(),
+  currentPeriodEnd: timestampSchema.optional(),
+  cancelAt: timestampSchema.nullish(),
+  trialEndsAt: timestampSchema.nullish(),
+};
+
+/** Any event, known or not. */
+export const webhookEventSchema = z.object(baseEventShape);
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** `payment.succeeded` and `payment.failed` always name the payment, its status, product and offer. */
+export const paymentEventSchema = z.object({
+  ...baseEventShape,
+  event: z.enum(['payment.succeeded', 'payment.failed']),
+  paymentUid: id,
+  status: paymentStatusSchema,
+  productUid: id,
+  offerUid: id,
+});
+export type PaymentWebhookEvent = z.infer<typeof paymentEventSchema>;
+
+const schemaByEventName: ReadonlyMap<string, z.ZodType<WebhookEvent>> = new Map([
+  ['payment.succeeded', paymentEventSchema],
+  ['payment.failed', paymentEventSchema],
+]);
+
+/** The schema that validates an event of this name (the generic one for every other name). */
+export function eventSchemaFor(name: unknown): z.ZodType<WebhookEvent> {
+  return (typeof name === 'string' && schemaByEventName.get(name)) || webhookEventSchema;
+}
+
+export function isPaymentEvent(event: WebhookEvent): event is PaymentWebhookEvent {
+  return event.event === 'payment.succeeded' || event.event === 'payment.failed';
+}

@@ -1,0 +1,34 @@
+import { computeSignature, type RawBody } from './hmac.js';
+import { formatSignatureHeader } from './signature-header.js';
+
+export interface SignWebhookOptions {
+  /** The exact body you will send: sign a string or bytes, then send those same bytes. */
+  payload: RawBody;
+  secret: string;
+  /** Unix seconds or a Date. Default: now. */
+  timestamp?: number | Date;
+}
+
+/**
+ * Signs a body the way the service does and returns the `Service-Signature` header value.
+ * Use it to test your own receiver.
+ *
+ * @example
+ * const body = JSON.stringify({ event: 'payment.succeeded', ... });
+ * await fetch('http://127.0.0.1:3000/webhooks/dcb', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json', 'service-signature': signWebhook({ payload: body, secret }) },
+ *   body,
+ * });
+ */
+export function signWebhook({ payload, secret, timestamp }: SignWebhookOptions): string {
+  const seconds =
+    timestamp instanceof Date
+      ? Math.floor(timestamp.getTime() / 1000)
+      : (timestamp ?? Math.floor(Date.now() / 1000));
+  if (!Number.isSafeInteger(seconds) || seconds < 0) {
+    throw new TypeError('signWebhook: timestamp must be whole unix seconds or a Date.');
+  }
+  const text = String(seconds);
+  return formatSignatureHeader(seconds, [computeSignature(secret, text, payload).toString('hex')]);
+}

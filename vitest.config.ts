@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run against sources, not builds, so a change is tested without a rebuild.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@dcbkit\/core\/testing$/, replacement: fromRoot('./packages/core/src/testing/index.ts') },
+      { find: /^@dcbkit\/core$/, replacement: fromRoot('./packages/core/src/index.ts') },
+      { find: /^@dcbkit\/sandbox$/, replacement: fromRoot('./packages/sandbox/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'starters/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
