@@ -1,4 +1,5 @@
 export * from './client/index.js';
 export * from './entitlements/index.js';
+export * from './node/index.js';
 export * from './schemas/index.js';
 export * from './webhooks/index.js';

@@ -34,6 +34,7 @@ export const ERROR_CODES = {
     httpStatus: 409,
     meaning: 'the payment can no longer be cancelled: it is not REQUIRES_ACTION',
   },
+  'PAY-107': { httpStatus: 404, meaning: 'payment not found' },
 } as const satisfies Record<string, { httpStatus: number; meaning: string; retryable?: boolean }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,0 +1,59 @@
+import { type CapabilitiesApi, createCapabilitiesApi } from './capabilities.js';
+import { type CreateClientOptions, resolveClientOptions } from './client-options.js';
+import type { Environment } from './environment-guard.js';
+import { createPaymentsApi, type PaymentsApi } from './payments.js';
+import { createRequestRunner } from './request-runner.js';
+import type { SendAuthenticated } from './resource-request.js';
+import { createSubscriptionsApi, type SubscriptionsApi } from './subscriptions.js';
+import { TokenCache } from './token-cache.js';
+import { readTokenAnswer, TOKEN_PATH, tokenRequestBody } from './token-request.js';
+
+export interface DcbClient {
+  readonly environment: Environment;
+  readonly payments: PaymentsApi;
+  readonly subscriptions: SubscriptionsApi;
+  readonly capabilities: CapabilitiesApi;
+}
+
+/**
+ * The typed client of the service, for the partner's server. Checks its options at once (a
+ * client ID of the other environment throws DcbConfigurationError before any request), then
+ * gets, caches and renews the access token by itself and retries only where the spec allows.
+ *
+ * @example
+ * const client = createClient({
+ *   environment: 'sandbox',
+ *   baseUrl: process.env.DCB_API_BASE_URL,
+ *   clientId: process.env.DCB_CLIENT_ID,     // svc_test_…
+ *   clientSecret: process.env.DCB_CLIENT_SECRET,
+ * });
+ * const payment = await client.payments.create({ mode: 'HOSTED', offerUid, returnUrl });
+ */
+export function createClient(options: CreateClientOptions): DcbClient {
+  const resolved = resolveClientOptions(options);
+  const run = createRequestRunner(resolved);
+  const tokenBody = tokenRequestBody(resolved.clientId, resolved.clientSecret);
+  const tokens = new TokenCache(
+    () => {
+      resolved.logger.debug?.('dcbkit: requesting an access token', { clientId: resolved.clientId });
+      return run({
+        method: 'POST',
+        target: TOKEN_PATH,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: tokenBody,
+        // Asking again only issues another token.
+        safeToRepeat: true,
+        read: readTokenAnswer,
+      });
+    },
+    resolved.nowMs,
+    resolved.logger,
+  );
+  const send: SendAuthenticated = (request) => run(request, tokens);
+  return Object.freeze({
+    environment: resolved.environment,
+    payments: Object.freeze(createPaymentsApi(send)),
+    subscriptions: Object.freeze(createSubscriptionsApi(send)),
+    capabilities: Object.freeze(createCapabilitiesApi(send)),
+  });
+}

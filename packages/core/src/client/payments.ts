@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { type CreatePaymentRequest, checkCreatePaymentRequest } from '../schemas/create-payment.js';
+import { idempotencyKeySchema } from '../schemas/idempotency.js';
+import {
+  type CanceledPayment,
+  canceledPaymentSchema,
+  type Payment,
+  paymentSchema,
+} from '../schemas/payment.js';
+import { checkInput, checkUid, refusedBeforeSending } from './check-input.js';
+import { apiRequest, envelopeData, JSON_CONTENT, type SendAuthenticated } from './resource-request.js';
+
+export interface CreatePaymentOptions {
+  /**
+   * 8 to 255 characters. Pass your own (derived from your order, say) to make the create safe to
+   * repeat across processes; without one, the client makes one and reuses it on every retry.
+   */
+  idempotencyKey?: string;
+}
+
+export interface PaymentsApi {
+  /**
+   * `POST /v1/payments`: a hosted payment for an offer. Resolves to the payment, status
+   * `REQUIRES_ACTION`: send the subscriber to `checkoutUrl`.
+   *
+   * @example
+   * const payment = await client.payments.create(
+   *   { mode: 'HOSTED', offerUid: 'off_premium_monthly', returnUrl: 'https://app.example/paid', metadata: { userId: 'u_42' } },
+   *   { idempotencyKey: `order-${order.id}` },
+   * );
+   * res.redirect(payment.checkoutUrl);
+   */
+  create(params: CreatePaymentRequest, options?: CreatePaymentOptions): Promise<Payment>;
+  /** `GET /v1/payments/{paymentUid}`: the synchronous source of truth for a payment's status. */
+  retrieve(paymentUid: string): Promise<Payment>;
+  /** `POST /v1/payments/{paymentUid}/cancel`: allowed only while `REQUIRES_ACTION`. */
+  cancel(paymentUid: string): Promise<CanceledPayment>;
+}
+
+const paymentData = envelopeData(paymentSchema);
+const canceledPaymentData = envelopeData(canceledPaymentSchema);
+const CREATE_PATH = '/v1/payments';
+
+export function createPaymentsApi(send: SendAuthenticated): PaymentsApi {
+  return {
+    async create(params, options = {}) {
+      const checked = checkCreatePaymentRequest(params);
+      if (!checked.ok) throw refusedBeforeSending(checked.issues, 'POST', CREATE_PATH);
+      const key =
+        options.idempotencyKey === undefined
+          ? randomUUID()
+          : checkInput(idempotencyKeySchema, options.idempotencyKey, {
+              method: 'POST',
+              path: CREATE_PATH,
+              name: 'idempotencyKey',
+            });
+      return send(
+        apiRequest(
+          {
+            method: 'POST',
+            target: CREATE_PATH,
+            headers: { ...JSON_CONTENT, 'idempotency-key': key },
+            body: JSON.stringify(checked.value),
+            // The key makes a repeat return the first result instead of a second payment.
+            safeToRepeat: true,
+          },
+          paymentData,
+        ),
+      );
+    },
+    async retrieve(paymentUid) {
+      const uid = checkUid(paymentUid, {
+        method: 'GET',
+        path: '/v1/payments/{paymentUid}',
+        name: 'paymentUid',
+      });
+      return send(
+        apiRequest({ method: 'GET', target: `/v1/payments/${encodeURIComponent(uid)}` }, paymentData),
+      );
+    },
+    async cancel(paymentUid) {
+      const uid = checkUid(paymentUid, {
+        method: 'POST',
+        path: '/v1/payments/{paymentUid}/cancel',
+        name: 'paymentUid',
+      });
+      return send(
+        apiRequest(
+          { method: 'POST', target: `/v1/payments/${encodeURIComponent(uid)}/cancel` },
+          canceledPaymentData,
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import type { z } from 'zod';
+import { type ApiErrorBody, errorEnvelopeSchema } from '../schemas/envelope.js';
+import { DcbApiError, DcbResponseError, specSaysRetryable } from './errors.js';
+import type { HttpAnswer } from './http-transport.js';
+import { parseRetryAfterHeader } from './retry-policy.js';
+
+/** Where an answer came from, for errors and the Retry-After date. */
+export interface AnswerContext {
+  method: string;
+  path: string;
+  nowMs: number;
+}
+
+/** What one attempt produced: the value, or the error with what the retry policy needs to know. */
+export type AnswerReading<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: Error; retryable: boolean | undefined; retryAfterMs: number | undefined };
+
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/**
+ * Reads an API answer: a 2xx must be `schema` (usually a success envelope), anything else an
+ * error envelope, which becomes DcbApiError. Every other answer becomes DcbResponseError.
+ */
+export function readApiAnswer<T>(
+  answer: HttpAnswer,
+  schema: z.ZodType<T>,
+  context: AnswerContext,
+): AnswerReading<T> {
+  const errorBody = readErrorEnvelope(answer);
+  if (errorBody !== undefined) {
+    const retryAfterMs = suggestedDelayMs(answer, errorBody, context.nowMs);
+    return {
+      ok: false,
+      error: new DcbApiError({
+        code: errorBody.code,
+        httpStatus: answer.status,
+        message: errorBody.message,
+        retryable: errorBody.retryable,
+        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        body: answer.body.json ? answer.body.value : undefined,
+        method: context.method,
+        path: context.path,
+      }),
+      retryable: statedRetryable(errorBody),
+      retryAfterMs,
+    };
+  }
+  if (isSuccessStatus(answer.status) && answer.body.json) {
+    const parsed = schema.safeParse(answer.body.value);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    return unexpectedAnswer(answer, context, describeIssue(parsed.error));
+  }
+  return unexpectedAnswer(answer, context);
+}
+
+/** The error envelope's `error`, when the answer is one (whatever its status). */
+export function readErrorEnvelope(answer: HttpAnswer): ApiErrorBody | undefined {
+  if (!answer.body.json) return undefined;
+  const { value } = answer.body;
+  // Most answers are successes: skip the failing parse (and its issue list) for them.
+  if (typeof value !== 'object' || value === null || (value as { success?: unknown }).success !== false) {
+    return undefined;
+  }
+  const parsed = errorEnvelopeSchema.safeParse(value);
+  return parsed.success ? parsed.data.error : undefined;
+}
+
+/** The body's `retryable`; else true where the spec calls the code retryable; else unsaid. */
+export function statedRetryable(errorBody: ApiErrorBody): boolean | undefined {
+  return errorBody.retryable ?? (specSaysRetryable(errorBody.code) ? true : undefined);
+}
+
+/** The body's `retryAfterSeconds`, else the `Retry-After` header, in ms. */
+export function suggestedDelayMs(
+  answer: HttpAnswer,
+  errorBody: ApiErrorBody | undefined,
+  nowMs: number,
+): number | undefined {
+  if (errorBody?.retryAfterSeconds !== undefined) return errorBody.retryAfterSeconds * 1000;
+  return parseRetryAfterHeader(answer.headers.get('retry-after'), nowMs);
+}
+
+export function unexpectedAnswer(
+  answer: HttpAnswer,
+  context: AnswerContext,
+  detail?: string,
+): AnswerReading<never> {
+  const retryAfterMs = suggestedDelayMs(answer, undefined, context.nowMs);
+  const reason = answer.body.json ? 'unexpected_shape' : 'not_json';
+  const what = answer.body.json ? 'an unexpected JSON body' : 'a body that is not JSON';
+  return {
+    ok: false,
+    error: new DcbResponseError(reason, {
+      httpStatus: answer.status,
+      retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+      body: answer.body.json ? answer.body.value : answer.body.text,
+      method: context.method,
+      path: context.path,
+      message: `${context.method} ${context.path}: HTTP ${answer.status} with ${what}${detail ? ` (${detail})` : ''}.`,
+    }),
+    retryable: undefined,
+    retryAfterMs,
+  };
+}
+
+function describeIssue(error: z.ZodError): string {
+  const first = error.issues[0];
+  if (first === undefined) return 'invalid';
+  return first.path.length > 0 ? `${first.path.join('.')}: ${first.message}` : first.message;
+}

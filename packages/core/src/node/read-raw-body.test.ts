@@ -1,0 +1,111 @@
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RawBodyError } from './raw-body-error.js';
+import { getRawBody, type RawBodySource } from './read-raw-body.js';
+
+type Outcome = { bytes: Buffer } | { reason: string };
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** Starts a loopback server whose every request goes through `prepare` then getRawBody. */
+async function serve(
+  prepare: (req: IncomingMessage) => Promise<Omit<RawBodySource, 'req'>> | Omit<RawBodySource, 'req'>,
+) {
+  const outcomes: Outcome[] = [];
+  let notify: (() => void) | undefined;
+  server = createServer(async (req, res) => {
+    try {
+      const bytes = await getRawBody({ req, ...(await prepare(req)) });
+      outcomes.push({ bytes });
+      res.end('ok');
+    } catch (error) {
+      outcomes.push({ reason: error instanceof RawBodyError ? error.reason : String(error) });
+      res.statusCode = 400;
+      res.end('no');
+    }
+    notify?.();
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const next = () =>
+    new Promise<Outcome>((resolve) => {
+      if (outcomes.length > 0) return resolve(outcomes.shift() as Outcome);
+      notify = () => resolve(outcomes.shift() as Outcome);
+    });
+  return { url: `http://127.0.0.1:${port}/`, port, next };
+}
+
+const body = Buffer.from(JSON.stringify({ event: 'payment.succeeded', note: 'café مرحبا 😀' }));
+
+describe('getRawBody', () => {
+  it('reads the exact bytes from an untouched stream', async () => {
+    const { url, next } = await serve(() => ({}));
+    await fetch(url, { method: 'POST', body });
+    expect(await next()).toEqual({ bytes: body });
+  });
+
+  it('uses bytes a parser kept, as a Buffer or as a string', async () => {
+    const { url, next } = await serve(async (req) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const bytes = Buffer.concat(chunks);
+      return { kept: req.headers['x-keep'] === 'string' ? bytes.toString('utf8') : bytes };
+    });
+    await fetch(url, { method: 'POST', body, headers: { 'x-keep': 'buffer' } });
+    expect(await next()).toEqual({ bytes: body });
+    await fetch(url, { method: 'POST', body, headers: { 'x-keep': 'string' } });
+    expect(await next()).toEqual({ bytes: body });
+  });
+
+  it('refuses at once when a parser consumed the stream and kept nothing', async () => {
+    const { url, next } = await serve(async (req) => {
+      for await (const _chunk of req) {
+        // a JSON parser reading the body and keeping only its parsed object
+      }
+      return {};
+    });
+    await fetch(url, { method: 'POST', body });
+    expect(await next()).toEqual({ reason: 'consumed' });
+  });
+
+  it('refuses a body above the limit by its declared length or as it streams', async () => {
+    const { url, port, next } = await serve(() => ({ maxBytes: 16 }));
+    const declared = await fetch(url, { method: 'POST', body });
+    expect(declared.status).toBe(400);
+    expect(await next()).toEqual({ reason: 'too_large' });
+
+    const chunked = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      headers: { 'transfer-encoding': 'chunked' },
+    });
+    chunked.on('error', () => {});
+    chunked.write(body.subarray(0, 10));
+    chunked.write(body.subarray(10, 30));
+    expect(await next()).toEqual({ reason: 'too_large' });
+    chunked.destroy();
+  });
+
+  it('refuses kept bytes above the limit', async () => {
+    const { url, next } = await serve(() => ({ kept: 'x'.repeat(17), maxBytes: 16 }));
+    await fetch(url, { method: 'POST', body: 'x' });
+    expect(await next()).toEqual({ reason: 'too_large' });
+  });
+
+  it('reports a client that goes away mid-body as aborted', async () => {
+    const { port, next } = await serve(() => ({}));
+    const partial = request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      headers: { 'content-length': '1000' },
+    });
+    partial.on('error', () => {});
+    partial.write(body.subarray(0, 10));
+    setTimeout(() => partial.destroy(), 50);
+    expect(await next()).toEqual({ reason: 'aborted' });
+  });
+});

@@ -1,0 +1,278 @@
+import type { BillingPeriod, BillingPeriodUnit, ConsentMethod } from '@dcbkit/core';
+import type { NumberRefusalCode } from '../operator/number-lookup.js';
+import type { PaymentFailureReason } from '../payments/payment-record.js';
+import { html, type SafeHtml } from './html.js';
+import type { Locale } from './locale.js';
+
+/** Every text of the checkout in one language. Values interpolated into SafeHtml are escaped. */
+export interface Messages {
+  sandboxBadge: string;
+  pageTitle: string;
+  priceOnce(price: string): string;
+  pricePerPeriod(price: string, period: BillingPeriod): string;
+  trialThen(days: number, recurring: string): string;
+  chargedTo: string;
+  numberLabel: string;
+  numberHint: SafeHtml;
+  numberLocked: string;
+  networkLegend: string;
+  network: { MOBILE_DATA: string; WIFI: string };
+  continue: string;
+  cancelPayment: string;
+  changeNumber: string;
+  refusal: Record<NumberRefusalCode, string>;
+  failure: Record<PaymentFailureReason, string>;
+  noMethodOnWifi: string;
+  operatorPage(operator: string): SafeHtml;
+  otherMethods: string;
+  methodName: Record<ConsentMethod, string>;
+  confirmAndPay: string;
+  pinTitle: string;
+  pinSentTo(length: number, number: SafeHtml): SafeHtml;
+  pinLabel: string;
+  pinInboxLink: string;
+  pinWrong(attemptsLeft: number): string;
+  pinExpired: string;
+  pinResend: string;
+  pinSms(code: string, offer: string, price: string): string;
+  heTitle: string;
+  heBody(operator: string, number: SafeHtml): SafeHtml;
+  moTitle: string;
+  moBody(keyword: SafeHtml, shortCode: SafeHtml): SafeHtml;
+  moSimulate: string;
+  keywordWrong: string;
+  processingTitle: string;
+  processingBody: string;
+  refresh: string;
+  succeededTitle: string;
+  failedTitle: string;
+  expiredTitle: string;
+  canceledTitle: string;
+  returnToMerchant: string;
+  notFoundTitle: string;
+}
+
+type UnitWords = Record<BillingPeriodUnit, { every: string; many: string }>;
+
+function periodPhrase(
+  period: BillingPeriod,
+  words: UnitWords,
+  everyN: (count: number, unit: string) => string,
+): string {
+  const unit = words[period.unit];
+  return period.count === 1 ? unit.every : everyN(period.count, unit.many);
+}
+
+const en: Messages = {
+  sandboxBadge: 'Sandbox: no money moves',
+  pageTitle: 'Confirm your payment',
+  priceOnce: (price) => `${price}, paid once`,
+  pricePerPeriod: (price, period) =>
+    `${price} ${periodPhrase(
+      period,
+      {
+        DAY: { every: 'per day', many: 'days' },
+        WEEK: { every: 'per week', many: 'weeks' },
+        MONTH: { every: 'per month', many: 'months' },
+        YEAR: { every: 'per year', many: 'years' },
+      },
+      (count, unit) => `every ${count} ${unit}`,
+    )}`,
+  trialThen: (days, recurring) => `Free for ${days} days, then ${recurring}`,
+  chargedTo: 'Charged to your mobile phone bill or prepaid balance.',
+  numberLabel: 'Your mobile number',
+  numberHint: html`International format, e.g. <bdi dir="ltr">+216 20 000 000</bdi>`,
+  numberLocked: 'The merchant chose this number.',
+  networkLegend: 'Sandbox simulation: how is this phone connected?',
+  network: { MOBILE_DATA: 'Mobile data', WIFI: 'Wi-Fi' },
+  continue: 'Continue',
+  cancelPayment: 'Cancel and return to the merchant',
+  changeNumber: 'Use another number',
+  refusal: {
+    'SBR-102': 'This mobile number is invalid.',
+    'SBR-104': 'This mobile operator is not supported for this offer.',
+    'RSK-101': 'This line has opted out of carrier billing.',
+  },
+  failure: {
+    INSUFFICIENT_BALANCE: 'Your balance is insufficient.',
+    DECLINED: 'The operator declined the payment.',
+    ABANDONED: 'You cancelled the payment.',
+    CONSENT_FAILED: 'The payment could not be confirmed: too many wrong codes.',
+  },
+  noMethodOnWifi: 'This operator needs mobile data to confirm. Turn off Wi-Fi and try again.',
+  operatorPage: (operator) => html`Confirmation page of ${operator}`,
+  otherMethods: 'Other ways to confirm',
+  methodName: { PIN: 'Code by SMS', MO_SMS: 'Keyword by SMS', HEADER_ENRICHMENT: 'Network recognition' },
+  confirmAndPay: 'Confirm and pay',
+  pinTitle: 'Enter the code sent by SMS',
+  pinSentTo: (length, number) => html`We sent a ${length}-digit code to ${number}.`,
+  pinLabel: 'Code',
+  pinInboxLink: 'Open the sandbox SMS inbox',
+  pinWrong: (attemptsLeft) => `Wrong code. Attempts left: ${attemptsLeft}.`,
+  pinExpired: 'This code has expired. Ask for a new one.',
+  pinResend: 'Send a new code',
+  pinSms: (code, offer, price) => `${code} is your code to confirm ${offer} (${price}). Never share it.`,
+  heTitle: 'Your line was recognised',
+  heBody: (operator, number) => html`${operator} recognised the line ${number} over mobile data.`,
+  moTitle: 'Confirm by SMS',
+  moBody: (keyword, shortCode) => html`Send ${keyword} by SMS to ${shortCode}.`,
+  moSimulate: 'Send the SMS (simulated)',
+  keywordWrong: 'That SMS did not carry the expected keyword.',
+  processingTitle: 'Your operator is processing the payment',
+  processingBody: 'This page refreshes on its own.',
+  refresh: 'Check again',
+  succeededTitle: 'Payment confirmed',
+  failedTitle: 'Payment failed',
+  expiredTitle: 'This payment session has expired',
+  canceledTitle: 'This payment was cancelled',
+  returnToMerchant: 'Return to the merchant',
+  notFoundTitle: 'Payment not found',
+};
+
+const fr: Messages = {
+  sandboxBadge: 'Bac à sable : aucun argent n’est débité',
+  pageTitle: 'Confirmez votre paiement',
+  priceOnce: (price) => `${price}, payé une fois`,
+  pricePerPeriod: (price, period) =>
+    `${price} ${periodPhrase(
+      period,
+      {
+        DAY: { every: 'par jour', many: 'jours' },
+        WEEK: { every: 'par semaine', many: 'semaines' },
+        MONTH: { every: 'par mois', many: 'mois' },
+        YEAR: { every: 'par an', many: 'ans' },
+      },
+      (count, unit) => `tous les ${count} ${unit}`,
+    )}`,
+  trialThen: (days, recurring) => `Gratuit pendant ${days} jours, puis ${recurring}`,
+  chargedTo: 'Débité sur votre facture mobile ou votre solde prépayé.',
+  numberLabel: 'Votre numéro de mobile',
+  numberHint: html`Format international, par ex. <bdi dir="ltr">+216 20 000 000</bdi>`,
+  numberLocked: 'Le marchand a choisi ce numéro.',
+  networkLegend: 'Simulation du bac à sable : comment ce téléphone est-il connecté ?',
+  network: { MOBILE_DATA: 'Données mobiles', WIFI: 'Wi-Fi' },
+  continue: 'Continuer',
+  cancelPayment: 'Annuler et revenir au marchand',
+  changeNumber: 'Utiliser un autre numéro',
+  refusal: {
+    'SBR-102': 'Ce numéro de mobile n’est pas valide.',
+    'SBR-104': 'Cet opérateur mobile n’est pas pris en charge pour cette offre.',
+    'RSK-101': 'Cette ligne a refusé la facturation par l’opérateur.',
+  },
+  failure: {
+    INSUFFICIENT_BALANCE: 'Votre solde est insuffisant.',
+    DECLINED: 'L’opérateur a refusé le paiement.',
+    ABANDONED: 'Vous avez annulé le paiement.',
+    CONSENT_FAILED: 'Le paiement n’a pas pu être confirmé : trop de codes erronés.',
+  },
+  noMethodOnWifi:
+    'Cet opérateur demande les données mobiles pour confirmer. Désactivez le Wi-Fi et réessayez.',
+  operatorPage: (operator) => html`Page de confirmation de ${operator}`,
+  otherMethods: 'Autres façons de confirmer',
+  methodName: {
+    PIN: 'Code par SMS',
+    MO_SMS: 'Mot-clé par SMS',
+    HEADER_ENRICHMENT: 'Reconnaissance par le réseau',
+  },
+  confirmAndPay: 'Confirmer et payer',
+  pinTitle: 'Saisissez le code reçu par SMS',
+  pinSentTo: (length, number) => html`Nous avons envoyé un code à ${length} chiffres au ${number}.`,
+  pinLabel: 'Code',
+  pinInboxLink: 'Ouvrir la boîte SMS du bac à sable',
+  pinWrong: (attemptsLeft) => `Code incorrect. Essais restants : ${attemptsLeft}.`,
+  pinExpired: 'Ce code a expiré. Demandez-en un nouveau.',
+  pinResend: 'Envoyer un nouveau code',
+  pinSms: (code, offer, price) =>
+    `${code} est votre code pour confirmer ${offer} (${price}). Ne le partagez jamais.`,
+  heTitle: 'Votre ligne a été reconnue',
+  heBody: (operator, number) => html`${operator} a reconnu la ligne ${number} via les données mobiles.`,
+  moTitle: 'Confirmez par SMS',
+  moBody: (keyword, shortCode) => html`Envoyez ${keyword} par SMS au ${shortCode}.`,
+  moSimulate: 'Envoyer le SMS (simulation)',
+  keywordWrong: 'Ce SMS ne contenait pas le mot-clé attendu.',
+  processingTitle: 'Votre opérateur traite le paiement',
+  processingBody: 'Cette page se met à jour toute seule.',
+  refresh: 'Vérifier à nouveau',
+  succeededTitle: 'Paiement confirmé',
+  failedTitle: 'Échec du paiement',
+  expiredTitle: 'Cette session de paiement a expiré',
+  canceledTitle: 'Ce paiement a été annulé',
+  returnToMerchant: 'Revenir au marchand',
+  notFoundTitle: 'Paiement introuvable',
+};
+
+const ar: Messages = {
+  sandboxBadge: 'بيئة تجريبية: لا تُقتطع أي أموال',
+  pageTitle: 'أكّد عملية الدفع',
+  priceOnce: (price) => `${price}، تُدفع مرة واحدة`,
+  pricePerPeriod: (price, period) =>
+    `${price} ${periodPhrase(
+      period,
+      {
+        DAY: { every: 'يوميًا', many: 'أيام' },
+        WEEK: { every: 'أسبوعيًا', many: 'أسابيع' },
+        MONTH: { every: 'شهريًا', many: 'أشهر' },
+        YEAR: { every: 'سنويًا', many: 'سنوات' },
+      },
+      (count, unit) => `كل ${count} ${unit}`,
+    )}`,
+  trialThen: (days, recurring) => `مجانًا لمدة ${days} أيام، ثم ${recurring}`,
+  chargedTo: 'يُخصم المبلغ من فاتورة هاتفك المحمول أو من رصيدك المسبق الدفع.',
+  numberLabel: 'رقم هاتفك المحمول',
+  numberHint: html`بالصيغة الدولية، مثل <bdi dir="ltr">+216 20 000 000</bdi>`,
+  numberLocked: 'اختار التاجر هذا الرقم.',
+  networkLegend: 'محاكاة تجريبية: كيف يتصل هذا الهاتف بالإنترنت؟',
+  network: { MOBILE_DATA: 'بيانات الجوال', WIFI: 'واي فاي' },
+  continue: 'متابعة',
+  cancelPayment: 'إلغاء والعودة إلى التاجر',
+  changeNumber: 'استخدام رقم آخر',
+  refusal: {
+    'SBR-102': 'رقم الهاتف هذا غير صالح.',
+    'SBR-104': 'مشغّل الهاتف هذا غير مدعوم لهذا العرض.',
+    'RSK-101': 'ألغى صاحب هذا الخط الدفع عبر فاتورة المشغّل.',
+  },
+  failure: {
+    INSUFFICIENT_BALANCE: 'رصيدك غير كافٍ.',
+    DECLINED: 'رفض المشغّل عملية الدفع.',
+    ABANDONED: 'لقد ألغيت عملية الدفع.',
+    CONSENT_FAILED: 'تعذّر تأكيد الدفع: عدد كبير من الرموز الخاطئة.',
+  },
+  noMethodOnWifi: 'يتطلب التأكيد لدى هذا المشغّل بيانات الجوال. أوقف الواي فاي وحاول مجددًا.',
+  operatorPage: (operator) => html`صفحة التأكيد الخاصة بـ ${operator}`,
+  otherMethods: 'طرق أخرى للتأكيد',
+  methodName: {
+    PIN: 'رمز عبر رسالة قصيرة',
+    MO_SMS: 'كلمة مفتاحية عبر رسالة قصيرة',
+    HEADER_ENRICHMENT: 'التعرّف عبر الشبكة',
+  },
+  confirmAndPay: 'تأكيد والدفع',
+  pinTitle: 'أدخل الرمز المرسل عبر رسالة قصيرة',
+  pinSentTo: (length, number) => html`أرسلنا رمزًا من ${length} أرقام إلى ${number}.`,
+  pinLabel: 'الرمز',
+  pinInboxLink: 'افتح صندوق الرسائل التجريبي',
+  pinWrong: (attemptsLeft) => `رمز خاطئ. المحاولات المتبقية: ${attemptsLeft}.`,
+  pinExpired: 'انتهت صلاحية هذا الرمز. اطلب رمزًا جديدًا.',
+  pinResend: 'إرسال رمز جديد',
+  pinSms: (code, offer, price) => `${code} هو رمز تأكيد ${offer} (${price}). لا تشاركه مع أحد.`,
+  heTitle: 'تم التعرّف على خطك',
+  heBody: (operator, number) => html`تعرّف ${operator} على الخط ${number} عبر بيانات الجوال.`,
+  moTitle: 'التأكيد عبر رسالة قصيرة',
+  moBody: (keyword, shortCode) => html`أرسل ${keyword} في رسالة قصيرة إلى الرقم ${shortCode}.`,
+  moSimulate: 'إرسال الرسالة (محاكاة)',
+  keywordWrong: 'لم تتضمن هذه الرسالة الكلمة المفتاحية المطلوبة.',
+  processingTitle: 'يعالج المشغّل عملية الدفع',
+  processingBody: 'تتحدّث هذه الصفحة تلقائيًا.',
+  refresh: 'تحقّق مجددًا',
+  succeededTitle: 'تم تأكيد الدفع',
+  failedTitle: 'فشلت عملية الدفع',
+  expiredTitle: 'انتهت صلاحية جلسة الدفع هذه',
+  canceledTitle: 'أُلغيت عملية الدفع هذه',
+  returnToMerchant: 'العودة إلى التاجر',
+  notFoundTitle: 'عملية الدفع غير موجودة',
+};
+
+const MESSAGES: Record<Locale, Messages> = { en, fr, ar };
+
+export function messagesFor(locale: Locale): Messages {
+  return MESSAGES[locale];
+}

@@ -1,0 +1,122 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { offerDefinitionSchema } from '@dcbkit/core';
+import { describe, expect, it } from 'vitest';
+import {
+  defaultSandboxConfig,
+  loadSandboxConfig,
+  parseSandboxConfig,
+  SandboxConfigError,
+} from './load-config.js';
+import { offerDefinitionsOf } from './offer-definitions.js';
+
+function withChange(
+  change: (config: Record<string, unknown> & ReturnType<typeof defaultSandboxConfig>) => void,
+) {
+  const config = defaultSandboxConfig();
+  change(config);
+  return config;
+}
+
+describe('default config', () => {
+  it('has a monthly TND subscription with a trial, a consumable, a non-consumable, two operators with different consent', () => {
+    const config = defaultSandboxConfig();
+    const byType = Object.fromEntries(config.offers.map((offer) => [offer.type, offer]));
+    expect(byType.SUBSCRIPTION).toMatchObject({
+      price: { amount: 4500, currency: 'TND' },
+      billingPeriod: { unit: 'MONTH', count: 1 },
+      trialDays: 7,
+      gracePolicy: { days: 3, accessDuringGrace: true },
+    });
+    expect(byType.CONSUMABLE).toBeDefined();
+    expect(byType.NON_CONSUMABLE).toBeDefined();
+    const [first, second] = config.operators;
+    expect(first?.countryCode).toBe('TN');
+    expect(second?.countryCode).toBe('TN');
+    expect(first?.consentMethods).not.toEqual(second?.consentMethods);
+    expect(config.applications[0]?.clientId).toMatch(/^svc_test_/);
+    expect(config.applications[0]?.capabilities).toEqual(['payments', 'capabilities', 'subscriptions']);
+  });
+
+  it('gives offers that core accepts as offer definitions', () => {
+    for (const offer of offerDefinitionsOf(defaultSandboxConfig())) {
+      expect(offerDefinitionSchema.parse(offer)).toEqual(offer);
+    }
+  });
+
+  it('hands out a fresh copy each time', () => {
+    const config = defaultSandboxConfig();
+    config.offers.length = 0;
+    expect(defaultSandboxConfig().offers).toHaveLength(3);
+  });
+});
+
+describe('parseSandboxConfig', () => {
+  it('refuses a production client ID', () => {
+    const config = withChange((c) => {
+      (c.applications[0] as { clientId: string }).clientId = 'svc_live_demo';
+    });
+    expect(() => parseSandboxConfig(config)).toThrow(SandboxConfigError);
+  });
+
+  it('refuses an offer sold on an unknown operator or to an unknown application', () => {
+    const unknownOperator = withChange((c) => {
+      c.offers[0]?.operators.push('NOPE');
+    });
+    expect(() => parseSandboxConfig(unknownOperator)).toThrow(/unknown operator NOPE/);
+    const unknownApp = withChange((c) => {
+      c.offers[0]?.applications.push('svc_test_ghost');
+    });
+    expect(() => parseSandboxConfig(unknownApp)).toThrow(/unknown application svc_test_ghost/);
+  });
+
+  it('refuses a charging test number outside every operator, and a subscription without a period', () => {
+    const stray = withChange((c) => {
+      c.testNumbers['+33612345678'] = 'DECLINED';
+    });
+    expect(() => parseSandboxConfig(stray)).toThrow(/\+33612345678/);
+    const noPeriod = withChange((c) => {
+      const subscription = c.offers.find((offer) => offer.type === 'SUBSCRIPTION');
+      if (subscription) subscription.billingPeriod = null;
+    });
+    expect(() => parseSandboxConfig(noPeriod)).toThrow(/billingPeriod/);
+  });
+
+  it('refuses more than four retry delays (the spec allows five attempts)', () => {
+    const config = withChange((c) => {
+      c.webhooks.retryDelaysSeconds = [1, 2, 3, 4, 5];
+    });
+    expect(() => parseSandboxConfig(config)).toThrow(SandboxConfigError);
+  });
+
+  it('refuses unknown properties', () => {
+    expect(() => parseSandboxConfig({ ...defaultSandboxConfig(), extra: true })).toThrow(SandboxConfigError);
+  });
+});
+
+describe('loadSandboxConfig', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dcbkit-sandbox-config-'));
+
+  it('reads a JSON file and applies defaults', () => {
+    const path = join(dir, 'minimal.json');
+    const {
+      payments: _payments,
+      webhooks: _webhooks,
+      consentPolicy: _policy,
+      ...minimal
+    } = defaultSandboxConfig();
+    writeFileSync(path, JSON.stringify(minimal));
+    const config = loadSandboxConfig(path);
+    expect(config.payments.expirySeconds).toBe(1800);
+    expect(config.webhooks.retryDelaysSeconds).toHaveLength(4);
+    expect(config.consentPolicy.pin.length).toBe(4);
+  });
+
+  it('says which file is unreadable or not JSON', () => {
+    expect(() => loadSandboxConfig(join(dir, 'missing.json'))).toThrow(/Cannot read sandbox config/);
+    const path = join(dir, 'broken.json');
+    writeFileSync(path, '{ not json');
+    expect(() => loadSandboxConfig(path)).toThrow(/not valid JSON/);
+  });
+});

@@ -1,0 +1,106 @@
+import { formatPrice, priceLine } from '../checkout/checkout-pages.js';
+import { html, type SafeHtml } from '../checkout/html.js';
+import type { PageOptions } from '../checkout/layout.js';
+import type { Catalog } from '../config/catalog.js';
+import type { SmsMessage } from '../operator/sms-inbox.js';
+import type { PaymentRecord } from '../payments/payment-record.js';
+
+const OUTCOME_TEXT: Record<string, string> = {
+  SUCCESS: 'succeeds',
+  INSUFFICIENT_BALANCE: 'fails: insufficient balance (PAY-101)',
+  DECLINED: 'fails: declined by the operator (PAY-103)',
+  OPTED_OUT: 'refused: opted out of carrier billing (RSK-101)',
+  INVALID_NUMBER: 'refused: invalid number (SBR-102)',
+  UNSUPPORTED_OPERATOR: 'refused: unsupported operator (SBR-104)',
+  SLOW: 'stays PROCESSING, then succeeds',
+};
+
+function card(title: string, content: SafeHtml): SafeHtml {
+  return html`<div class="card"><h1>${title}</h1>${content}</div>`;
+}
+
+/** GET /sandbox: what is configured, and a button per offer to pay for it in this browser. */
+export function dashboardPage(catalog: Catalog, apiBaseUrl: string): PageOptions {
+  const { config } = catalog;
+  const offers = config.offers.map(
+    (
+      offer,
+    ) => html`<section class="offer"><strong>${offer.name}</strong><span>${priceLine(offer, 'en')}</span>
+<p class="muted">${offer.type} · ${offer.offerUid} · ${offer.active ? 'active' : 'inactive'} · ${offer.operators.join(', ')}</p>
+${
+  offer.active
+    ? html`<form method="post" action="/sandbox/checkout"><input type="hidden" name="offerUid" value="${offer.offerUid}">
+<button type="submit">Pay ${formatPrice(offer, 'en')} in this browser</button></form>
+<form method="post" action="/sandbox/checkout"><input type="hidden" name="offerUid" value="${offer.offerUid}">
+<input type="hidden" name="presentation" value="embedded"><button type="submit" class="secondary">Try the embedded checkout</button></form>`
+    : ''
+}</section>`,
+  );
+  const applications = config.applications.map(
+    (
+      app,
+    ) => html`<p><strong>${app.name}</strong><br>client ID <code>${app.clientId}</code><br>client secret <code>${app.clientSecret}</code><br>
+webhook secret <code>${app.webhook.secret}</code><br>capabilities: ${app.capabilities.join(', ') || 'none'}</p>`,
+  );
+  const numbers = Object.entries(config.testNumbers).map(
+    ([msisdn, outcome]) =>
+      html`<li><bdi dir="ltr"><code>${msisdn}</code></bdi> ${OUTCOME_TEXT[outcome] ?? outcome}</li>`,
+  );
+  const operators = config.operators.map(
+    (operator) =>
+      html`<li>${operator.name} (<code>${operator.code}</code>): numbers ${operator.numbering.prefixes.join(', ')}; consent ${operator.consentMethods.join(', ')}</li>`,
+  );
+  const body = html`<span class="badge">Sandbox: no money moves</span>
+${card('Offers', html`${offers}`)}
+${card('Applications', html`<p class="muted">API base URL <code>${apiBaseUrl}</code></p>${applications}`)}
+${card('Operators', html`<ul>${operators}</ul><p class="muted">Any other well-formed number of these operators succeeds.</p>`)}
+${card('Test numbers', html`<ul>${numbers}</ul>`)}
+${card(
+  'Tools',
+  html`<ul><li><a href="/sandbox/inbox">SMS inbox</a></li><li><a href="/sandbox/webhooks">Webhook deliveries (JSON)</a></li><li><a href="/sandbox/config">Config (JSON)</a></li></ul>`,
+)}`;
+  return { locale: 'en', title: 'dcbkit sandbox', body };
+}
+
+/** GET /sandbox/inbox: the SMS the mock operator carried, newest first. */
+export function inboxPage(messages: SmsMessage[], msisdn: string | undefined): PageOptions {
+  const rows = messages.map(
+    (
+      message,
+    ) => html`<section class="offer"><p class="muted">${message.sentAt} · ${message.direction} · <bdi dir="ltr">${message.from}</bdi> → <bdi dir="ltr">${message.to}</bdi></p>
+<p>${message.text}</p></section>`,
+  );
+  const title = msisdn ? `SMS inbox of ${msisdn}` : 'SMS inbox';
+  const empty = html`<p class="muted">No SMS yet.</p>`;
+  return {
+    locale: 'en',
+    title,
+    body: card(
+      title,
+      html`${messages.length > 0 ? rows : empty}<a class="button secondary" href="">Refresh</a>`,
+    ),
+  };
+}
+
+/** GET /sandbox/return: where the dashboard's checkouts come back to, with the server-side truth. */
+export function returnPage(
+  hint: { paymentUid: string; status: string },
+  payment: PaymentRecord | undefined,
+): PageOptions {
+  const body = card(
+    'Back from checkout',
+    html`<p>Return URL hint: payment <code>${hint.paymentUid}</code>, status <code>${hint.status}</code>.</p>
+<p>Server-side read: ${payment ? html`<strong>${payment.status}</strong>` : 'no such payment'}.
+The hint is for the thank-you screen only; access comes from the webhook or this read.</p>
+<a class="button" href="/sandbox">Back to the sandbox</a>`,
+  );
+  return { locale: 'en', title: 'Back from checkout', body };
+}
+
+/** A stand-in partner page that mounts an embedded checkout in an iframe. */
+export function embeddedDemoPage(checkoutUrl: string): PageOptions {
+  const body = html`<div class="card"><span class="badge">Sandbox: a partner page</span><h1>Embedded checkout</h1>
+<p class="muted">The checkout below runs inside an iframe of this page, as presentation "embedded" does.</p></div>
+<iframe class="checkout" src="${checkoutUrl}" title="Checkout"></iframe>`;
+  return { locale: 'en', title: 'Embedded checkout', body };
+}

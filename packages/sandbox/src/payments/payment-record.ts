@@ -1,0 +1,51 @@
+import type { CreatePaymentRequest, ErrorCode, Metadata, Payment, PaymentStatus } from '@dcbkit/core';
+import type { SandboxOffer } from '../config/config-schema.js';
+
+/** Why a payment failed, kept for the checkout's result page (the API has no field for it). */
+export type PaymentFailureReason = 'INSUFFICIENT_BALANCE' | 'DECLINED' | 'ABANDONED' | 'CONSENT_FAILED';
+
+export interface PaymentFailure {
+  reason: PaymentFailureReason;
+  /** The spec's code for operator refusals (PAY-101, PAY-103). */
+  code?: ErrorCode;
+}
+
+/** A payment as the sandbox stores it. Only `toPaymentView` decides what a partner sees. */
+export interface PaymentRecord {
+  paymentUid: string;
+  clientId: string;
+  offer: SandboxOffer;
+  request: CreatePaymentRequest;
+  status: PaymentStatus;
+  createdAt: Date;
+  expiresAt: Date;
+  checkoutUrl: string;
+  metadata: Metadata;
+  /** Set once money moved: never for a trial start. */
+  orderId?: string;
+  /** Set once the subscriber gave consent. */
+  subscriberUid?: string;
+  subscriptionUid?: string;
+  /** The line charged. Never leaves the sandbox: partners get subscriberUid instead. */
+  msisdn?: string;
+  operatorCode?: string;
+  failure?: PaymentFailure;
+}
+
+/** The Payment resource of the spec. */
+export function toPaymentView(record: PaymentRecord): Payment {
+  return {
+    object: 'payment',
+    paymentUid: record.paymentUid,
+    mode: 'HOSTED',
+    status: record.status,
+    checkoutUrl: record.checkoutUrl,
+    productUid: record.offer.productUid,
+    offerUid: record.offer.offerUid,
+    expiresAt: record.expiresAt.toISOString(),
+    metadata: record.metadata,
+    ...(record.orderId !== undefined ? { orderId: record.orderId } : {}),
+    ...(record.subscriberUid !== undefined ? { subscriberUid: record.subscriberUid } : {}),
+    ...(record.subscriptionUid !== undefined ? { subscriptionUid: record.subscriptionUid } : {}),
+  };
+}

@@ -1,0 +1,196 @@
+import type { CreatePaymentRequest, WebhookEvent } from '@dcbkit/core';
+import { ApiError } from '../api/api-error.js';
+import type { SandboxClock } from '../clock/clock.js';
+import type { Catalog } from '../config/catalog.js';
+import type { ApplicationConfig, SandboxOffer } from '../config/config-schema.js';
+import { type ChargeBehaviour, lookUpNumber, type NumberLookup } from '../operator/number-lookup.js';
+import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
+import { paymentEventPayload } from '../webhooks/event-payloads.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { newId, subscriberUidFor } from './ids.js';
+import type { PaymentFailure, PaymentRecord } from './payment-record.js';
+
+export interface PaymentServiceOptions {
+  catalog: Catalog;
+  clock: SandboxClock;
+  outbox: WebhookOutbox;
+  subscriptions: SubscriptionEngine;
+  checkoutBaseUrl: string;
+  log: (line: string) => void;
+}
+
+/** A number the operator accepted for this payment. */
+export type AcceptedLine = Extract<NumberLookup, { ok: true }>;
+
+/** Payments and their transitions: created, consented, charged, expired, cancelled. */
+export class PaymentService {
+  private readonly payments = new Map<string, PaymentRecord>();
+
+  constructor(private readonly options: PaymentServiceOptions) {}
+
+  /**
+   * Creates a REQUIRES_ACTION payment for a request already checked with checkCreatePaymentRequest.
+   * Throws ApiError CAT-102/104/103, SBR-104 (operator hint), SBR-102/104, RSK-101 (prefilled number).
+   */
+  create(application: ApplicationConfig, request: CreatePaymentRequest): PaymentRecord {
+    const { catalog, clock } = this.options;
+    const offer = catalog.offer(request.offerUid);
+    if (!offer) throw new ApiError('CAT-102', `Offer ${request.offerUid} not found.`);
+    if (!offer.applications.includes(application.clientId)) {
+      throw new ApiError('CAT-104', `The application is not authorised for offer ${offer.offerUid}.`);
+    }
+    if (!offer.active) throw new ApiError('CAT-103', `Offer ${offer.offerUid} is not active.`);
+    if (request.operator !== undefined && !offer.operators.includes(request.operator)) {
+      throw new ApiError('SBR-104', `Offer ${offer.offerUid} is not sold on operator ${request.operator}.`);
+    }
+    if (request.prefill?.msisdn !== undefined) {
+      const line = this.checkLine(offer, request.operator, request.prefill.msisdn);
+      if (!line.ok) throw new ApiError(line.code, line.message);
+    }
+    const now = clock.now();
+    const paymentUid = newId('pay');
+    const record: PaymentRecord = {
+      paymentUid,
+      clientId: application.clientId,
+      offer,
+      request,
+      status: 'REQUIRES_ACTION',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + catalog.config.payments.expirySeconds * 1000),
+      checkoutUrl: `${this.options.checkoutBaseUrl}/c/${paymentUid}`,
+      metadata: structuredClone(request.metadata ?? {}),
+    };
+    this.payments.set(paymentUid, record);
+    // Expiry is also applied on every read; the task makes it happen in time order when the clock moves.
+    clock.schedule(new Date(record.expiresAt.getTime() + 1), `expire ${paymentUid}`, () =>
+      this.refresh(record),
+    );
+    this.options.log(`payment ${paymentUid} created for ${offer.offerUid}`);
+    return record;
+  }
+
+  /** A payment by id, with expiry applied. */
+  find(paymentUid: string): PaymentRecord | undefined {
+    const record = this.payments.get(paymentUid);
+    return record ? this.refresh(record) : undefined;
+  }
+
+  /** Every payment, oldest first, expiry applied. */
+  list(): PaymentRecord[] {
+    return [...this.payments.values()].map((record) => this.refresh(record));
+  }
+
+  /** The application's payment; another application's is not found. Throws PAY-107. */
+  findForClient(clientId: string, paymentUid: string): PaymentRecord {
+    const record = this.find(paymentUid);
+    if (!record || record.clientId !== clientId)
+      throw new ApiError('PAY-107', `Payment ${paymentUid} not found.`);
+    return record;
+  }
+
+  /** Cancels a payment still waiting on the customer. Throws PAY-107, PAY-106. */
+  cancel(clientId: string, paymentUid: string): PaymentRecord {
+    const record = this.findForClient(clientId, paymentUid);
+    if (record.status !== 'REQUIRES_ACTION') {
+      throw new ApiError(
+        'PAY-106',
+        `Payment ${paymentUid} is ${record.status}; only REQUIRES_ACTION can be cancelled.`,
+      );
+    }
+    record.status = 'CANCELED';
+    this.options.log(`payment ${paymentUid} CANCELED`);
+    return record;
+  }
+
+  /** Whether this number may pay for the offer (operator sold on, hint respected, test number outcome). */
+  checkLine(offer: SandboxOffer, operatorHint: string | undefined, msisdn: string): NumberLookup {
+    const line = lookUpNumber(this.options.catalog.config, msisdn);
+    if (!line.ok) return line;
+    if (
+      !offer.operators.includes(line.operator.code) ||
+      (operatorHint !== undefined && operatorHint !== line.operator.code)
+    ) {
+      return { ok: false, code: 'SBR-104', message: `${line.operator.name} does not sell this offer.` };
+    }
+    return line;
+  }
+
+  /**
+   * The subscriber consented on checkout: the payment is PROCESSING and the mock operator charges
+   * the line, at once or, for a slow line, later on the clock.
+   */
+  consent(record: PaymentRecord, line: AcceptedLine): void {
+    if (record.status !== 'REQUIRES_ACTION') return;
+    const { catalog, clock } = this.options;
+    record.status = 'PROCESSING';
+    record.msisdn = line.msisdn;
+    record.operatorCode = line.operator.code;
+    record.subscriberUid = subscriberUidFor(catalog.config.subscriberUidKey, record.clientId, line.msisdn);
+    this.options.log(`payment ${record.paymentUid} PROCESSING on ${line.operator.code}`);
+    if (line.behaviour === 'SLOW') {
+      const answerAt = new Date(clock.now().getTime() + catalog.config.payments.slowOperatorSeconds * 1000);
+      clock.schedule(answerAt, `operator answer ${record.paymentUid}`, () => this.settle(record, 'SUCCESS'));
+      return;
+    }
+    this.settle(record, line.behaviour);
+  }
+
+  /** The subscriber gave up, or failed consent too often: FAILED with payment.failed. */
+  abandon(record: PaymentRecord, reason: 'ABANDONED' | 'CONSENT_FAILED'): void {
+    if (record.status !== 'REQUIRES_ACTION') return;
+    this.fail(record, { reason });
+  }
+
+  private refresh(record: PaymentRecord): PaymentRecord {
+    if (
+      record.status === 'REQUIRES_ACTION' &&
+      this.options.clock.now().getTime() > record.expiresAt.getTime()
+    ) {
+      record.status = 'EXPIRED';
+      this.options.log(`payment ${record.paymentUid} EXPIRED`);
+    }
+    return record;
+  }
+
+  private settle(record: PaymentRecord, behaviour: ChargeBehaviour): void {
+    if (record.status !== 'PROCESSING') return;
+    // A trial start charges nothing, so the line's balance cannot refuse it.
+    const charged = !this.options.subscriptions.startsWithTrial(record);
+    if (charged && behaviour === 'INSUFFICIENT_BALANCE') {
+      this.fail(record, { reason: 'INSUFFICIENT_BALANCE', code: 'PAY-101' });
+    } else if (charged && behaviour === 'DECLINED') {
+      this.fail(record, { reason: 'DECLINED', code: 'PAY-103' });
+    } else {
+      this.succeed(record, charged);
+    }
+  }
+
+  private succeed(record: PaymentRecord, charged: boolean): void {
+    const now = this.options.clock.now();
+    record.status = 'SUCCEEDED';
+    if (charged) record.orderId = newId('ord');
+    const events: WebhookEvent[] = [];
+    if (record.offer.type === 'SUBSCRIPTION') {
+      const { subscription, followUpEvents } = this.options.subscriptions.start(record);
+      events.push(paymentEventPayload('payment.succeeded', record, now, subscription), ...followUpEvents);
+    } else {
+      events.push(paymentEventPayload('payment.succeeded', record, now));
+      if (record.offer.type === 'NON_CONSUMABLE')
+        events.push(paymentEventPayload('entitlement.granted', record, now));
+    }
+    this.options.log(
+      `payment ${record.paymentUid} SUCCEEDED${record.orderId ? ` (order ${record.orderId})` : ' (nothing charged)'}`,
+    );
+    for (const event of events) this.options.outbox.emit(record.clientId, event);
+  }
+
+  private fail(record: PaymentRecord, failure: PaymentFailure): void {
+    record.status = 'FAILED';
+    record.failure = failure;
+    this.options.log(`payment ${record.paymentUid} FAILED ${failure.code ?? failure.reason}`);
+    this.options.outbox.emit(
+      record.clientId,
+      paymentEventPayload('payment.failed', record, this.options.clock.now()),
+    );
+  }
+}

@@ -1,0 +1,247 @@
+import { SIGNATURE_HEADER, signWebhook, type WebhookEvent } from '@dcbkit/core';
+import type { SandboxClock } from '../clock/clock.js';
+import type { Catalog } from '../config/catalog.js';
+import { newId } from '../payments/ids.js';
+
+/** The spec: up to five attempts within 48 hours of the first, then dead-lettered. */
+export const MAX_DELIVERY_ATTEMPTS = 5;
+export const DELIVERY_WINDOW_SECONDS = 48 * 3600;
+const RESPONSE_BODY_LIMIT = 2048;
+
+/**
+ * - `PENDING`: an attempt is scheduled.
+ * - `DELIVERED`: an attempt was answered 2xx.
+ * - `DEAD_LETTERED`: attempts ran out; only a replay sends it again.
+ * - `NOT_POSTED`: the application had no webhook URL when the event happened.
+ */
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'DEAD_LETTERED' | 'NOT_POSTED';
+
+/** One POST of an event to the webhook URL and how it went. */
+export interface DeliveryAttempt {
+  /** 1-based; replays continue the count. */
+  number: number;
+  replay: boolean;
+  /** Sandbox time of the attempt. */
+  at: string;
+  url: string;
+  /** The Service-Signature header sent. */
+  signature: string;
+  /** The receiver's status, or null when it never answered. */
+  httpStatus: number | null;
+  /** Why the attempt failed without an answer (timeout, connection refused...). */
+  error: string | null;
+  /** The start of the receiver's answer. */
+  responseBody: string | null;
+  ok: boolean;
+}
+
+/** An event and the story of its delivery, as `GET /sandbox/webhooks` lists it. */
+export interface WebhookDelivery {
+  id: string;
+  clientId: string;
+  event: string;
+  status: DeliveryStatus;
+  /** The payload, and below it the exact bytes signed and sent. */
+  payload: WebhookEvent;
+  body: string;
+  createdAt: string;
+  firstAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+export interface WebhookOutboxOptions {
+  clock: SandboxClock;
+  catalog: Catalog;
+  /** Waits before attempts 2, 3, ... (at most four of them). */
+  retryDelaysSeconds: readonly number[];
+  timeoutMs: number;
+  fetch: typeof fetch;
+  /**
+   * The time put in Service-Signature. Wall time by default, so a receiver's five-minute tolerance
+   * holds even when the sandbox clock was moved forward.
+   */
+  signatureTime: () => Date;
+  log: (line: string) => void;
+}
+
+/** Records every event, posts it signed, retries with backoff, dead-letters, replays. */
+export class WebhookOutbox {
+  private readonly deliveries: WebhookDelivery[] = [];
+  private readonly urls = new Map<string, string | null>();
+  private readonly retries = new Map<string, { cancel(): void }>();
+  private readonly closing = new AbortController();
+
+  constructor(private readonly options: WebhookOutboxOptions) {
+    for (const application of options.catalog.config.applications) {
+      this.urls.set(application.clientId, application.webhook.url);
+    }
+  }
+
+  webhookUrl(clientId: string): string | null {
+    return this.urls.get(clientId) ?? null;
+  }
+
+  /** Points an application's events at another URL (or at none) from the next attempt on. */
+  setWebhookUrl(clientId: string, url: string | null): void {
+    if (!this.options.catalog.application(clientId)) throw new RangeError(`Unknown application ${clientId}.`);
+    this.urls.set(clientId, url);
+  }
+
+  /** Records an event and schedules its first attempt now. */
+  emit(clientId: string, payload: WebhookEvent): WebhookDelivery {
+    const delivery: WebhookDelivery = {
+      id: newId('evt'),
+      clientId,
+      event: payload.event,
+      status: 'PENDING',
+      payload,
+      body: JSON.stringify(payload),
+      createdAt: this.options.clock.now().toISOString(),
+      firstAttemptAt: null,
+      nextAttemptAt: null,
+      attempts: [],
+    };
+    this.deliveries.push(delivery);
+    if (this.webhookUrl(clientId) === null) {
+      delivery.status = 'NOT_POSTED';
+      this.options.log(`webhook ${delivery.event} ${delivery.id}: recorded, not posted (no webhook URL)`);
+    } else {
+      this.scheduleAttempt(delivery, this.options.clock.now());
+    }
+    return delivery;
+  }
+
+  list(): readonly WebhookDelivery[] {
+    return this.deliveries;
+  }
+
+  get(id: string): WebhookDelivery | undefined {
+    return this.deliveries.find((delivery) => delivery.id === id);
+  }
+
+  /**
+   * Sends an event once more, now, whatever its status (as the partner console's replay does). A
+   * success marks it DELIVERED; a failure leaves its status as it was. Undefined without a URL.
+   */
+  async replay(id: string): Promise<WebhookDelivery | undefined> {
+    const delivery = this.get(id);
+    if (!delivery) return undefined;
+    const attempt = await this.attempt(delivery, true);
+    if (attempt?.ok) {
+      this.retries.get(delivery.id)?.cancel();
+      this.retries.delete(delivery.id);
+      delivery.status = 'DELIVERED';
+      delivery.nextAttemptAt = null;
+    }
+    return delivery;
+  }
+
+  /** Aborts attempts in flight; nothing is sent afterwards. */
+  close(): void {
+    this.closing.abort();
+    for (const retry of this.retries.values()) retry.cancel();
+    this.retries.clear();
+  }
+
+  private scheduleAttempt(delivery: WebhookDelivery, at: Date): void {
+    delivery.nextAttemptAt = at.toISOString();
+    const task = this.options.clock.schedule(at, `webhook ${delivery.event} ${delivery.id}`, () =>
+      this.runScheduledAttempt(delivery),
+    );
+    this.retries.set(delivery.id, task);
+  }
+
+  private async runScheduledAttempt(delivery: WebhookDelivery): Promise<void> {
+    this.retries.delete(delivery.id);
+    delivery.nextAttemptAt = null;
+    if (delivery.status !== 'PENDING') return;
+    const attempt = await this.attempt(delivery, false);
+    if (this.closing.signal.aborted) return;
+    if (!attempt) {
+      // The URL was removed since the event happened.
+      delivery.status = 'NOT_POSTED';
+      return;
+    }
+    if (attempt.ok) {
+      delivery.status = 'DELIVERED';
+      return;
+    }
+    this.planRetry(delivery);
+  }
+
+  private planRetry(delivery: WebhookDelivery): void {
+    const scheduledAttempts = delivery.attempts.filter((attempt) => !attempt.replay).length;
+    const delaySeconds = this.options.retryDelaysSeconds[scheduledAttempts - 1];
+    const firstAttemptAt = Date.parse(delivery.firstAttemptAt ?? delivery.createdAt);
+    const nextAt = this.options.clock.now().getTime() + (delaySeconds ?? 0) * 1000;
+    if (
+      delaySeconds === undefined ||
+      scheduledAttempts >= MAX_DELIVERY_ATTEMPTS ||
+      nextAt > firstAttemptAt + DELIVERY_WINDOW_SECONDS * 1000
+    ) {
+      delivery.status = 'DEAD_LETTERED';
+      this.options.log(
+        `webhook ${delivery.event} ${delivery.id}: dead-lettered after ${scheduledAttempts} attempts`,
+      );
+      return;
+    }
+    this.scheduleAttempt(delivery, new Date(nextAt));
+  }
+
+  private async attempt(delivery: WebhookDelivery, replay: boolean): Promise<DeliveryAttempt | undefined> {
+    const url = this.webhookUrl(delivery.clientId);
+    const application = this.options.catalog.application(delivery.clientId);
+    if (url === null || !application || this.closing.signal.aborted) return undefined;
+    const at = this.options.clock.now().toISOString();
+    delivery.firstAttemptAt ??= at;
+    const signature = signWebhook({
+      payload: delivery.body,
+      secret: application.webhook.secret,
+      timestamp: this.options.signatureTime(),
+    });
+    const attempt: DeliveryAttempt = {
+      number: delivery.attempts.length + 1,
+      replay,
+      at,
+      url,
+      signature,
+      httpStatus: null,
+      error: null,
+      responseBody: null,
+      ok: false,
+    };
+    delivery.attempts.push(attempt);
+    try {
+      const response = await this.options.fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signature,
+          'user-agent': 'dcbkit-sandbox',
+        },
+        body: delivery.body,
+        redirect: 'manual',
+        signal: AbortSignal.any([AbortSignal.timeout(this.options.timeoutMs), this.closing.signal]),
+      });
+      attempt.httpStatus = response.status;
+      attempt.responseBody = (await response.text()).slice(0, RESPONSE_BODY_LIMIT);
+      // Counted only once the whole answer arrived: a receiver that stalls mid-answer timed out.
+      attempt.ok = response.status >= 200 && response.status < 300;
+    } catch (error) {
+      attempt.error = describeFailure(error, this.options.timeoutMs);
+    }
+    this.options.log(
+      `webhook ${delivery.event} ${delivery.id} attempt ${attempt.number}${replay ? ' (replay)' : ''}: ` +
+        (attempt.httpStatus !== null ? `HTTP ${attempt.httpStatus}` : (attempt.error ?? 'failed')),
+    );
+    return attempt;
+  }
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+  if (error instanceof Error && error.name === 'AbortError') return 'aborted: the sandbox is closing';
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return error instanceof Error ? `${error.message}${cause}` : String(error);
+}

@@ -1,0 +1,16 @@
+import { copyFile } from 'node:fs/promises';
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  format: ['esm', 'cjs'],
+  dts: { entry: { index: 'src/index.ts' } },
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+  // The default config is bundled into the code (so it loads the same from ESM and CJS) and also
+  // published as @dcbkit/sandbox/default-config.json for starters that display its offers.
+  async onSuccess() {
+    await copyFile('src/config/default-config.json', 'dist/default-config.json');
+  },
+});
