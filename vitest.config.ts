@@ -10,6 +10,8 @@ export default defineConfig({
       { find: /^@dcbkit\/core\/testing$/, replacement: fromRoot('./packages/core/src/testing/index.ts') },
       { find: /^@dcbkit\/core$/, replacement: fromRoot('./packages/core/src/index.ts') },
       { find: /^@dcbkit\/sandbox$/, replacement: fromRoot('./packages/sandbox/src/index.ts') },
+      { find: /^@dcbkit\/express$/, replacement: fromRoot('./packages/express/src/index.ts') },
+      { find: /^@dcbkit\/koa$/, replacement: fromRoot('./packages/koa/src/index.ts') },
     ],
   },
   test: {

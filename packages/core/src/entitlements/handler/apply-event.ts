@@ -1,0 +1,91 @@
+import { isPaymentEvent, type WebhookEvent } from '../../schemas/webhook-event.js';
+import type { Entitlement, EntitlementKey } from '../entitlement.js';
+import type { Offers } from '../offers/define-offers.js';
+import { decide } from '../rules/decide.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import { type AccountKeyOption, resolveAccountKey } from './account-key.js';
+
+export interface ApplyContext {
+  store: EntitlementStore;
+  offers: Offers;
+  accountKey: AccountKeyOption;
+}
+
+/**
+ * - `applied`: the event was decided and committed (or needs no write).
+ * - `unknown_offer`: the event names an offer missing from the partner's offers; nothing written.
+ * - `unmatched`: the event changes access but belongs to no known entitlement yet (a subscription
+ *   event overtaking its payment); nothing written, the service should retry.
+ */
+export type ApplyOutcome =
+  | {
+      outcome: 'applied';
+      accountKey: string | undefined;
+      previous: Entitlement | undefined;
+      entitlement: Entitlement | undefined;
+    }
+  | { outcome: 'unknown_offer'; offerUid: string | undefined }
+  | { outcome: 'unmatched' };
+
+/** Events that never change access, whatever the entitlement. */
+const NO_ACCESS_CHANGE = new Set(['payment.failed', 'subscription.trial_will_end']);
+
+export async function applyEvent(event: WebhookEvent, context: ApplyContext): Promise<ApplyOutcome> {
+  const { store, offers } = context;
+  if (NO_ACCESS_CHANGE.has(event.event)) {
+    const target = await locate(event, context);
+    const entitlement = target && (await store.get(target.accountKey, target.productUid));
+    return { outcome: 'applied', accountKey: target?.accountKey, previous: entitlement, entitlement };
+  }
+  if (event.offerUid !== undefined && offers.get(event.offerUid) === undefined) {
+    return { outcome: 'unknown_offer', offerUid: event.offerUid };
+  }
+  const target = namedByPayment(event, context) ?? (await locate(event, context));
+  if (target === undefined) return { outcome: 'unmatched' };
+  // Filled in by the change, which the store may run more than once: the last run is the one committed.
+  const seen: { previous: Entitlement | undefined; offerUid: string | undefined; offerKnown: boolean } = {
+    previous: undefined,
+    offerUid: undefined,
+    offerKnown: true,
+  };
+  const entitlement = await store.update(target.accountKey, target.productUid, (current) => {
+    const offerUid = event.offerUid ?? current?.offerUid;
+    const offer = offerUid === undefined ? undefined : offers.get(offerUid);
+    seen.previous = current;
+    seen.offerUid = offerUid;
+    seen.offerKnown = offer !== undefined;
+    return offer && decide(event, current, offer, target);
+  });
+  if (!seen.offerKnown) return { outcome: 'unknown_offer', offerUid: seen.offerUid };
+  return { outcome: 'applied', accountKey: target.accountKey, previous: seen.previous, entitlement };
+}
+
+/** Payment events name their account (metadata, else the subscriber) and product: no lookup needed. */
+function namedByPayment(event: WebhookEvent, context: ApplyContext): EntitlementKey | undefined {
+  if (!isPaymentEvent(event)) return undefined;
+  const accountKey = resolveAccountKey(context.accountKey, event, true);
+  return accountKey === undefined ? undefined : { accountKey, productUid: event.productUid };
+}
+
+/**
+ * The entitlement an event is about. Later events often carry no metadata: they are found through
+ * the subscription or payment they name, and only then through metadata.
+ */
+async function locate(event: WebhookEvent, context: ApplyContext): Promise<EntitlementKey | undefined> {
+  const { store, offers } = context;
+  const named = namedByPayment(event, context);
+  if (named) return named;
+  if (isPaymentEvent(event)) return keyOf(await store.findByPaymentUid(event.paymentUid));
+  const known =
+    (event.subscriptionUid ? await store.findBySubscriptionUid(event.subscriptionUid) : undefined) ??
+    (event.paymentUid ? await store.findByPaymentUid(event.paymentUid) : undefined);
+  if (known) return keyOf(known);
+  const accountKey = resolveAccountKey(context.accountKey, event, false);
+  const productUid =
+    event.productUid ?? (event.offerUid ? offers.get(event.offerUid)?.productUid : undefined);
+  return accountKey !== undefined && productUid !== undefined ? { accountKey, productUid } : undefined;
+}
+
+function keyOf(entitlement: Entitlement | undefined): EntitlementKey | undefined {
+  return entitlement && { accountKey: entitlement.accountKey, productUid: entitlement.productUid };
+}

@@ -1,0 +1,31 @@
+import type { Entitlement } from '../entitlement.js';
+import { EntitlementError } from '../errors.js';
+import { hasId, withId } from './sorted-ids.js';
+
+/**
+ * Uses one unit of a CONSUMABLE entitlement and returns the new record. Shaped to be handed to
+ * `store.update` directly, so the check and the write are one atomic step. Throws EntitlementError
+ * (`not_found`, `not_consumable`, `revoked`, `no_units_left`).
+ *
+ * @example
+ * await store.update(user.id, 'prod_credits', consumeUnit);
+ */
+export function consumeUnit(entitlement: Entitlement | undefined): Entitlement {
+  if (entitlement === undefined) {
+    throw new EntitlementError('not_found', 'No entitlement for this account and product.');
+  }
+  if (entitlement.type !== 'CONSUMABLE') {
+    throw new EntitlementError(
+      'not_consumable',
+      `${entitlement.productUid} is ${entitlement.type}, not CONSUMABLE.`,
+    );
+  }
+  if (entitlement.status === 'REVOKED') {
+    throw new EntitlementError('revoked', `Access to ${entitlement.productUid} has been revoked.`);
+  }
+  const unused = entitlement.unitOrderIds.find((orderId) => !hasId(entitlement.usedOrderIds, orderId));
+  if (unused === undefined) {
+    throw new EntitlementError('no_units_left', `Every unit of ${entitlement.productUid} has been used.`);
+  }
+  return { ...entitlement, usedOrderIds: withId(entitlement.usedOrderIds, unused) };
+}

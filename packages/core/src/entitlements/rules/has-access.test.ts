@@ -1,0 +1,52 @@
+import { exampleEntitlement } from '@dcbkit/core/testing';
+import { describe, expect, it } from 'vitest';
+import { EntitlementError } from '../errors.js';
+import { consumeUnit } from './consume-unit.js';
+import { availableUnits, hasAccess } from './has-access.js';
+
+const credits = exampleEntitlement({
+  productUid: 'prod_credits',
+  type: 'CONSUMABLE',
+  subscriptionUid: null,
+  unitOrderIds: ['ord_1', 'ord_2'],
+});
+
+describe('hasAccess', () => {
+  it('is false without an entitlement', () => {
+    expect(hasAccess(undefined)).toBe(false);
+  });
+
+  it('keeps a PRE_CANCELED subscription on when no cancelAt is known', () => {
+    expect(hasAccess(exampleEntitlement({ status: 'PRE_CANCELED', cancelAt: null }))).toBe(true);
+  });
+
+  it('gives a consumable access while a unit is left', () => {
+    expect(hasAccess(credits)).toBe(true);
+    expect(hasAccess({ ...credits, usedOrderIds: ['ord_1', 'ord_2'] })).toBe(false);
+    expect(hasAccess({ ...credits, status: 'REVOKED' })).toBe(false);
+  });
+});
+
+describe('consumeUnit', () => {
+  it('uses one unit at a time until none is left', () => {
+    const once = consumeUnit(credits);
+    const twice = consumeUnit(once);
+    expect(availableUnits(once)).toBe(1);
+    expect(twice.usedOrderIds).toEqual(['ord_1', 'ord_2']);
+    expect(() => consumeUnit(twice)).toThrow(expect.objectContaining({ code: 'no_units_left' }));
+  });
+
+  it.each([
+    ['not_found', undefined],
+    ['not_consumable', exampleEntitlement()],
+    ['revoked', { ...credits, status: 'REVOKED' as const }],
+  ])('refuses with %s', (code, entitlement) => {
+    try {
+      consumeUnit(entitlement);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EntitlementError);
+      expect((error as EntitlementError).code).toBe(code);
+    }
+  });
+});

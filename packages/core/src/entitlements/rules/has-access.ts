@@ -1,0 +1,32 @@
+import type { Entitlement } from '../entitlement.js';
+
+/**
+ * Whether the entitlement gives access now. Subscriptions: TRIALING and ACTIVE until an event
+ * ends them, PRE_CANCELED until `cancelAt`, IN_GRACE until `graceEndsAt` (never when the offer
+ * gives no access during grace). Consumables: while a unit is left. Non-consumables: for good.
+ *
+ * @example
+ * const entitlement = await store.get(user.id, 'prod_premium');
+ * if (!hasAccess(entitlement)) return res.redirect('/pricing');
+ */
+export function hasAccess(entitlement: Entitlement | undefined, now: Date = new Date()): boolean {
+  if (entitlement === undefined) return false;
+  if (entitlement.type === 'CONSUMABLE' && availableUnits(entitlement) === 0) return false;
+  switch (entitlement.status) {
+    case 'TRIALING':
+    case 'ACTIVE':
+      return true;
+    case 'PRE_CANCELED':
+      return entitlement.cancelAt === null || now.getTime() < Date.parse(entitlement.cancelAt);
+    case 'IN_GRACE':
+      return entitlement.graceEndsAt !== null && now.getTime() < Date.parse(entitlement.graceEndsAt);
+    case 'REVOKED':
+      return false;
+  }
+}
+
+/** CONSUMABLE: units bought and not yet used (0 for other types). */
+export function availableUnits(entitlement: Entitlement | undefined): number {
+  if (entitlement === undefined || entitlement.type !== 'CONSUMABLE') return 0;
+  return entitlement.unitOrderIds.length - entitlement.usedOrderIds.length;
+}

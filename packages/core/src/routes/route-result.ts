@@ -1,0 +1,40 @@
+import type { Entitlement } from '../entitlements/entitlement.js';
+import type { OfferDefinition } from '../schemas/offer.js';
+import type { PaymentStatus } from '../schemas/payment.js';
+import type { Subscription } from '../schemas/subscription.js';
+
+/**
+ * What the return page shows. `succeeded`: paid and granted; `pending`: consent given or still
+ * open, wait for the webhook (or reload); `failed`: declined, expired or cancelled, offer a retry.
+ */
+export type ReturnState = 'succeeded' | 'pending' | 'failed';
+
+/** What a partner route produces, for the adapter to write (as JSON, or through the app's renderer). */
+export type RouteView =
+  | {
+      kind: 'checkout_embedded';
+      paymentUid: string;
+      /** Mount this in an iframe on your page; consent stays on the service's screens. */
+      checkoutUrl: string;
+      offer: OfferDefinition;
+    }
+  | {
+      kind: 'return';
+      state: ReturnState;
+      paymentUid: string;
+      paymentStatus: PaymentStatus;
+      offer: OfferDefinition | undefined;
+      entitlement: Entitlement | undefined;
+      hasAccess: boolean;
+    }
+  | {
+      kind: 'subscription';
+      action: 'cancel' | 'resume';
+      subscription: Subscription;
+      entitlement: Entitlement | undefined;
+      hasAccess: boolean;
+    };
+
+export type RouteResult =
+  | { type: 'redirect'; status: 303; location: string }
+  | { type: 'view'; status: number; view: RouteView };

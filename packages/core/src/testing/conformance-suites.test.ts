@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { EventLedger } from '../entitlements/ledger/event-ledger.js';
+import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
+import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { memoryStore } from '../entitlements/store/memory-store.js';
+import type { exampleEntitlement } from './example-entitlement.js';
+import { ledgerChecks } from './ledger-conformance.js';
+import { storeChecks } from './store-conformance.js';
+
+// The suites are only worth running if they catch broken implementations: these are broken on purpose.
+
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Reads, yields, then writes: two concurrent updates both read the old record and one write is lost. */
+function lossyStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async update(accountKey, productUid, change) {
+      const current = await inner.get(accountKey, productUid);
+      await nextTick();
+      return inner.update(accountKey, productUid, () => change(current));
+    },
+  };
+}
+
+/** Returns its live, mutable records. */
+function leakyStore(): EntitlementStore {
+  const records = new Map<string, ReturnType<typeof exampleEntitlement>>();
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async get(accountKey, productUid) {
+      return records.get(`${accountKey}/${productUid}`);
+    },
+    async update(accountKey, productUid, change) {
+      const key = `${accountKey}/${productUid}`;
+      const live = records.get(key);
+      const next = change(live && { ...live });
+      if (next === undefined) return live;
+      if (live) Object.assign(live, next);
+      else records.set(key, { ...next });
+      return records.get(key);
+    },
+  };
+}
+
+/** Checks, yields, then marks: two concurrent claims both see nothing and both answer new. */
+function racyLedger(): EventLedger {
+  const states = new Map<string, 'in_progress' | 'completed'>();
+  return {
+    async claim(key) {
+      const state = states.get(key);
+      await nextTick();
+      if (state === 'completed') return 'duplicate';
+      if (state === 'in_progress') return 'in_progress';
+      states.set(key, 'in_progress');
+      return 'new';
+    },
+    async complete(key) {
+      states.set(key, 'completed');
+    },
+    async release(key) {
+      if (states.get(key) === 'in_progress') states.delete(key);
+    },
+  };
+}
+
+function check<Subject>(
+  checks: readonly { name: string; run: (s: Subject) => Promise<void> }[],
+  fragment: string,
+) {
+  const found = checks.find((candidate) => candidate.name.includes(fragment));
+  if (!found) throw new Error(`no check named like "${fragment}"`);
+  return found;
+}
+
+describe('the conformance suites', () => {
+  it('catch a store that loses concurrent updates', async () => {
+    const atomicity = check(storeChecks, 'concurrent updates of one entitlement');
+    await expect(atomicity.run(lossyStore())).rejects.toThrow();
+    await expect(atomicity.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that hands out live records', async () => {
+    const snapshot = check(storeChecks, 'does not change when the store changes');
+    await expect(snapshot.run(leakyStore())).rejects.toThrow();
+  });
+
+  it('catch a ledger whose claim is not atomic', async () => {
+    const exclusive = check(ledgerChecks, 'concurrent claims');
+    await expect(exclusive.run(racyLedger())).rejects.toThrow();
+    await expect(exclusive.run(memoryLedger())).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,8 @@
+export { exampleEntitlement, uniqueId } from './example-entitlement.js';
+export { ledgerChecks, runLedgerConformance } from './ledger-conformance.js';
+export {
+  type ConformanceCheck,
+  type ConformanceOptions,
+  runStoreConformance,
+  storeChecks,
+} from './store-conformance.js';

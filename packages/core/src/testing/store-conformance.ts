@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest';
+import { type Entitlement, entitlementSchema } from '../entitlements/entitlement.js';
+import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+
+export interface ConformanceCheck<Subject> {
+  name: string;
+  run: (subject: Subject) => Promise<void>;
+}
+
+export interface ConformanceOptions<Subject> {
+  /** Shown in the suite's title, e.g. 'postgresStore'. */
+  name?: string;
+  /** Runs after each check, e.g. to close a pool. */
+  teardown?: (subject: Subject) => unknown;
+}
+
+const CONCURRENT_WRITERS = 50;
+
+function entitlementOf(
+  accountKey: string,
+  productUid: string,
+  overrides: Partial<Entitlement> = {},
+): Entitlement {
+  return exampleEntitlement({
+    accountKey,
+    productUid,
+    subscriptionUid: uniqueId('sub'),
+    paymentUids: [uniqueId('pay')],
+    ...overrides,
+  });
+}
+
+function addUnit(orderId: string) {
+  return (current: Entitlement | undefined): Entitlement => {
+    if (current === undefined) throw new Error('expected an entitlement');
+    return { ...current, unitOrderIds: [...current.unitOrderIds, orderId].sort() };
+  };
+}
+
+/** What every EntitlementStore must do; runStoreConformance runs each as a test. */
+export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
+  {
+    name: 'get, listByAccount and the finds answer nothing for what was never written',
+    async run(store) {
+      expect(await store.get(uniqueId('acct'), 'prod_a')).toBeUndefined();
+      expect(await store.listByAccount(uniqueId('acct'))).toEqual([]);
+      expect(await store.findBySubscriptionUid(uniqueId('sub'))).toBeUndefined();
+      expect(await store.findByPaymentUid(uniqueId('pay'))).toBeUndefined();
+    },
+  },
+  {
+    name: 'update creates an entitlement that get and both finds return',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a', {
+        paymentUids: [uniqueId('pay'), uniqueId('pay')].sort(),
+      });
+      const stored = await store.update(accountKey, 'prod_a', () => created);
+      expect(stored).toEqual(created);
+      expect(await store.get(accountKey, 'prod_a')).toEqual(created);
+      expect(await store.findBySubscriptionUid(created.subscriptionUid ?? '')).toEqual(created);
+      for (const paymentUid of created.paymentUids) {
+        expect(await store.findByPaymentUid(paymentUid)).toEqual(created);
+      }
+    },
+  },
+  {
+    name: 'records come back as the same JSON, null and empty fields included',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const full = entitlementOf(accountKey, 'prod_full', {
+        type: 'CONSUMABLE',
+        status: 'PRE_CANCELED',
+        cancelAt: '2027-01-01T00:00:00.000Z',
+        graceEndsAt: '2026-12-24T00:00:00.000Z',
+        unitOrderIds: ['ord_1', 'ord_2', 'ord_3'],
+        usedOrderIds: ['ord_2'],
+      });
+      const sparse = entitlementOf(accountKey, 'prod_sparse', {
+        subscriptionUid: null,
+        subscriberUid: null,
+        currentPeriodEnd: null,
+        trialEndsAt: null,
+        paymentUids: [],
+        lastEventName: null,
+        lastEventAt: null,
+      });
+      for (const entitlement of [full, sparse]) {
+        await store.update(accountKey, entitlement.productUid, () => entitlement);
+        const read = await store.get(accountKey, entitlement.productUid);
+        expect(JSON.parse(JSON.stringify(read))).toStrictEqual(JSON.parse(JSON.stringify(entitlement)));
+        expect(entitlementSchema.safeParse(read).success).toBe(true);
+      }
+    },
+  },
+  {
+    name: 'update hands the change the committed record and resolves to what it stored',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const first = entitlementOf(accountKey, 'prod_a');
+      const seen: (Entitlement | undefined)[] = [];
+      await store.update(accountKey, 'prod_a', (current) => {
+        seen.push(current);
+        return first;
+      });
+      const second = { ...first, status: 'REVOKED' as const, lastEventName: 'entitlement.revoked' };
+      const result = await store.update(accountKey, 'prod_a', (current) => {
+        seen.push(current);
+        return second;
+      });
+      expect(seen.at(0)).toBeUndefined();
+      expect(seen.at(-1)).toEqual(first);
+      expect(result).toEqual(second);
+      expect(await store.get(accountKey, 'prod_a')).toEqual(second);
+    },
+  },
+  {
+    name: 'a change that returns undefined writes nothing',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      expect(await store.update(accountKey, 'prod_a', () => undefined)).toBeUndefined();
+      expect(await store.get(accountKey, 'prod_a')).toBeUndefined();
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      expect(await store.update(accountKey, 'prod_a', () => undefined)).toEqual(created);
+      expect(await store.get(accountKey, 'prod_a')).toEqual(created);
+    },
+  },
+  {
+    name: 'a change that throws rejects the update and writes nothing',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      await expect(
+        store.update(accountKey, 'prod_a', () => {
+          throw new Error('decided against it');
+        }),
+      ).rejects.toThrow('decided against it');
+      expect(await store.get(accountKey, 'prod_a')).toEqual(created);
+    },
+  },
+  {
+    name: "listByAccount returns the account's entitlements only, in productUid order",
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const other = uniqueId('acct');
+      for (const productUid of ['prod_c', 'prod_a', 'prod_b']) {
+        await store.update(accountKey, productUid, () => entitlementOf(accountKey, productUid));
+      }
+      await store.update(other, 'prod_a', () => entitlementOf(other, 'prod_a'));
+      const listed = await store.listByAccount(accountKey);
+      expect(listed.map((entitlement) => entitlement.productUid)).toEqual(['prod_a', 'prod_b', 'prod_c']);
+      expect(listed.every((entitlement) => entitlement.accountKey === accountKey)).toBe(true);
+    },
+  },
+  {
+    name: 'findBySubscriptionUid follows a new subscriptionUid and forgets the old one',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      const renewedUid = uniqueId('sub');
+      await store.update(
+        accountKey,
+        'prod_a',
+        (current) => current && { ...current, subscriptionUid: renewedUid },
+      );
+      expect((await store.findBySubscriptionUid(renewedUid))?.subscriptionUid).toBe(renewedUid);
+      expect(await store.findBySubscriptionUid(created.subscriptionUid ?? '')).toBeUndefined();
+    },
+  },
+  {
+    name: 'findByPaymentUid finds a payment added by a later update, and the earlier ones still',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      const later = uniqueId('pay');
+      await store.update(
+        accountKey,
+        'prod_a',
+        (current) => current && { ...current, paymentUids: [...current.paymentUids, later].sort() },
+      );
+      expect((await store.findByPaymentUid(later))?.accountKey).toBe(accountKey);
+      expect((await store.findByPaymentUid(created.paymentUids[0] ?? ''))?.accountKey).toBe(accountKey);
+    },
+  },
+  {
+    name: `${CONCURRENT_WRITERS} concurrent updates of one entitlement lose none (atomic read-decide-write)`,
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      await store.update(accountKey, 'prod_units', () =>
+        entitlementOf(accountKey, 'prod_units', { type: 'CONSUMABLE' }),
+      );
+      const orderIds = Array.from(
+        { length: CONCURRENT_WRITERS },
+        (_, i) => `ord_${String(i).padStart(3, '0')}`,
+      );
+      await Promise.all(orderIds.map((orderId) => store.update(accountKey, 'prod_units', addUnit(orderId))));
+      expect((await store.get(accountKey, 'prod_units'))?.unitOrderIds).toEqual(orderIds);
+    },
+  },
+  {
+    name: 'concurrent updates of different entitlements neither block nor mix',
+    async run(store) {
+      const accounts = Array.from({ length: 10 }, () => uniqueId('acct'));
+      await Promise.all(
+        accounts.map((accountKey) =>
+          store.update(accountKey, 'prod_units', () =>
+            entitlementOf(accountKey, 'prod_units', { type: 'CONSUMABLE' }),
+          ),
+        ),
+      );
+      await Promise.all(
+        accounts.flatMap((accountKey) =>
+          ['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5'].map((orderId) =>
+            store.update(accountKey, 'prod_units', addUnit(orderId)),
+          ),
+        ),
+      );
+      for (const accountKey of accounts) {
+        const entitlement = await store.get(accountKey, 'prod_units');
+        expect(entitlement?.accountKey).toBe(accountKey);
+        expect(entitlement?.unitOrderIds).toEqual(['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5']);
+      }
+    },
+  },
+  {
+    name: 'a record already returned does not change when the store changes afterwards',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      const returned = await store.update(accountKey, 'prod_a', () => created);
+      const read = await store.get(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', (current) => current && { ...current, status: 'REVOKED' });
+      expect(returned?.status).toBe('ACTIVE');
+      expect(read?.status).toBe('ACTIVE');
+    },
+  },
+];
+
+/**
+ * The conformance suite every EntitlementStore must pass: memoryStore, the PostgreSQL store and
+ * yours. Call it at the top level of a vitest test file; `factory` gives each check a store (ids
+ * are unique per run, so one shared database is fine).
+ *
+ * @example
+ * // my-store.test.ts
+ * import { runStoreConformance } from '@dcbkit/core/testing';
+ * runStoreConformance(() => myStore(pool), { name: 'myStore', teardown: () => pool.query('select 1') });
+ */
+export function runStoreConformance(
+  factory: () => EntitlementStore | Promise<EntitlementStore>,
+  options: ConformanceOptions<EntitlementStore> = {},
+): void {
+  describe(`EntitlementStore conformance${options.name ? `: ${options.name}` : ''}`, () => {
+    for (const check of storeChecks) {
+      it(check.name, async () => {
+        const store = await factory();
+        try {
+          await check.run(store);
+        } finally {
+          await options.teardown?.(store);
+        }
+      });
+    }
+  });
+}

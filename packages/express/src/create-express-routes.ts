@@ -1,0 +1,97 @@
+import {
+  answerForDeniedAccess,
+  answerForError,
+  answerForResult,
+  collectFields,
+  type PartnerRoutes,
+  type RouteInput,
+  type RouteResult,
+  type RouteView,
+} from '@dcbkit/core';
+import type { Request, RequestHandler, Response } from 'express';
+import { writeAnswer } from './write-answer.js';
+
+export interface ExpressRoutesOptions {
+  routes: PartnerRoutes;
+  /** The signed-in account of a request (your session's user id), or undefined. */
+  accountKey: (req: Request) => string | undefined | Promise<string | undefined>;
+  /** Render a view yourself (HTML pages); default: the view as JSON. */
+  render?: (view: RouteView, req: Request, res: Response) => void | Promise<void>;
+  /** Where requireAccess sends someone without access; default: answer 403. */
+  offersPage?: string;
+}
+
+type PartnerAction = (input: RouteInput) => Promise<RouteResult>;
+
+/** The route handlers, each ready to mount. */
+export interface ExpressRoutes {
+  /** POST: starts a payment for the form's offerUid and nonce; 303 to checkout (JSON for embedded). */
+  checkout(): RequestHandler;
+  /** GET: the return URL; confirms the payment server-side and grants when it succeeded. */
+  returnPage(): RequestHandler;
+  /** POST `:subscriptionUid` with `when` NOW or PERIOD_END. */
+  cancelSubscription(): RequestHandler;
+  /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */
+  resumeSubscription(): RequestHandler;
+  /** Lets the request through only when the account has access to the product; else 403 or a redirect. */
+  requireAccess(
+    productUid: string,
+    gate?: { accountKey?: ExpressRoutesOptions['accountKey']; redirectTo?: string },
+  ): RequestHandler;
+}
+
+/**
+ * Checkout, return, subscription cancel/resume and the access gate as Express handlers. Every
+ * decision is core's (createPartnerRoutes); these only collect fields and write answers.
+ *
+ * @example
+ * const dcb = createExpressRoutes({ routes, accountKey: (req) => req.session.userId });
+ * app.post('/checkout', dcb.checkout());
+ * app.get('/return', dcb.returnPage());
+ * app.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+ * app.get('/premium', dcb.requireAccess('premium'), showPremium);
+ */
+export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoutes {
+  const { routes, render } = options;
+
+  const handle =
+    (action: PartnerAction): RequestHandler =>
+    (req, res, next) => {
+      run(action, req, res).catch(next);
+    };
+
+  async function run(action: PartnerAction, req: Request, res: Response): Promise<void> {
+    try {
+      const fields = await collectFields({ req, query: req.query, parsedBody: req.body, params: req.params });
+      const result = await action({ accountKey: await options.accountKey(req), fields });
+      if (result.type === 'view' && render) await render(result.view, req, res);
+      else writeAnswer(res, answerForResult(result));
+    } catch (error) {
+      const answer = answerForError(error);
+      if (answer === undefined) throw error;
+      writeAnswer(res, answer);
+    }
+  }
+
+  return {
+    checkout: () => handle(routes.checkout),
+    returnPage: () => handle(routes.confirmReturn),
+    cancelSubscription: () => handle(routes.cancelSubscription),
+    resumeSubscription: () => handle(routes.resumeSubscription),
+    requireAccess(
+      productUid: string,
+      gate: { accountKey?: ExpressRoutesOptions['accountKey']; redirectTo?: string } = {},
+    ): RequestHandler {
+      const accountKeyOf = gate.accountKey ?? options.accountKey;
+      const redirectTo = gate.redirectTo ?? options.offersPage;
+      return (req, res, next) => {
+        Promise.resolve(accountKeyOf(req))
+          .then((accountKey) => routes.checkAccess(accountKey, productUid))
+          .then(({ allowed }) =>
+            allowed ? next() : writeAnswer(res, answerForDeniedAccess({ productUid, redirectTo })),
+          )
+          .catch(next);
+      };
+    },
+  };
+}

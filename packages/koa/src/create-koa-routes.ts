@@ -1,0 +1,93 @@
+import {
+  answerForDeniedAccess,
+  answerForError,
+  answerForResult,
+  collectFields,
+  type PartnerRoutes,
+  type RouteInput,
+  type RouteResult,
+  type RouteView,
+} from '@dcbkit/core';
+import type { Context, Middleware, Next } from 'koa';
+import { writeAnswer } from './write-answer.js';
+
+export interface KoaRoutesOptions {
+  routes: PartnerRoutes;
+  /** The signed-in account of a request (your session's user id), or undefined. */
+  accountKey: (ctx: Context) => string | undefined | Promise<string | undefined>;
+  /** Render a view yourself (HTML pages); default: the view as JSON. */
+  render?: (view: RouteView, ctx: Context) => void | Promise<void>;
+  /** Where requireAccess sends someone without access; default: answer 403. */
+  offersPage?: string;
+}
+
+type PartnerAction = (input: RouteInput) => Promise<RouteResult>;
+
+/** The route handlers, each ready to mount. */
+export interface KoaRoutes {
+  /** POST: starts a payment for the form's offerUid and nonce; 303 to checkout (JSON for embedded). */
+  checkout(): Middleware;
+  /** GET: the return URL; confirms the payment server-side and grants when it succeeded. */
+  returnPage(): Middleware;
+  /** POST `:subscriptionUid` with `when` NOW or PERIOD_END. */
+  cancelSubscription(): Middleware;
+  /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */
+  resumeSubscription(): Middleware;
+  /** Lets the request through only when the account has access to the product; else 403 or a redirect. */
+  requireAccess(
+    productUid: string,
+    gate?: { accountKey?: KoaRoutesOptions['accountKey']; redirectTo?: string },
+  ): Middleware;
+}
+
+/**
+ * Checkout, return, subscription cancel/resume and the access gate as Koa middleware (for
+ * @koa/router). Every decision is core's (createPartnerRoutes); these only collect fields and
+ * write answers.
+ *
+ * @example
+ * const dcb = createKoaRoutes({ routes, accountKey: (ctx) => ctx.state.user?.id });
+ * router.post('/checkout', dcb.checkout());
+ * router.get('/return', dcb.returnPage());
+ * router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+ * router.get('/premium', dcb.requireAccess('premium'), showPremium);
+ */
+export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
+  const { routes, render } = options;
+
+  const handle =
+    (action: PartnerAction): Middleware =>
+    async (ctx: Context) => {
+      try {
+        const params = (ctx as Context & { params?: Record<string, string> }).params;
+        const parsedBody = (ctx.request as { body?: unknown }).body;
+        const fields = await collectFields({ req: ctx.req, query: ctx.query, parsedBody, params });
+        const result = await action({ accountKey: await options.accountKey(ctx), fields });
+        if (result.type === 'view' && render) await render(result.view, ctx);
+        else writeAnswer(ctx, answerForResult(result));
+      } catch (error) {
+        const answer = answerForError(error);
+        if (answer === undefined) throw error;
+        writeAnswer(ctx, answer);
+      }
+    };
+
+  return {
+    checkout: () => handle(routes.checkout),
+    returnPage: () => handle(routes.confirmReturn),
+    cancelSubscription: () => handle(routes.cancelSubscription),
+    resumeSubscription: () => handle(routes.resumeSubscription),
+    requireAccess(
+      productUid: string,
+      gate: { accountKey?: KoaRoutesOptions['accountKey']; redirectTo?: string } = {},
+    ): Middleware {
+      const accountKeyOf = gate.accountKey ?? options.accountKey;
+      const redirectTo = gate.redirectTo ?? options.offersPage;
+      return async (ctx: Context, next: Next) => {
+        const { allowed } = await routes.checkAccess(await accountKeyOf(ctx), productUid);
+        if (allowed) return next();
+        writeAnswer(ctx, answerForDeniedAccess({ productUid, redirectTo }));
+      };
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import type { RequestListener } from 'node:http';
+import { createCheckoutNonce, signWebhook } from '@dcbkit/core';
+import type { Sandbox } from '@dcbkit/sandbox';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
+import { payOnCheckout } from '../support/checkout-driver.js';
+import { listen, type RunningServer } from '../support/listen.js';
+import { APP_VARIANTS, accountHeader, type BodyParsing } from '../support/partner-apps.js';
+import { createPartnerKit, type PartnerKit } from '../support/partner-kit.js';
+
+interface Running {
+  sandbox: Sandbox;
+  app: RunningServer;
+  kit: PartnerKit;
+}
+
+let running: Running | undefined;
+afterEach(async () => {
+  await running?.app.close();
+  await running?.sandbox.close();
+  running = undefined;
+});
+
+describe.each(APP_VARIANTS)('$name', (variant) => {
+  async function start(bodyParsing: BodyParsing = 'none'): Promise<Running> {
+    const sandbox = await startTestSandbox();
+    let listener: RequestListener = (_req, res) => res.end();
+    const app = await listen((req, res) => listener(req, res));
+    const kit = createPartnerKit(sandbox, `${app.url}/return`);
+    listener = variant.build(kit, bodyParsing);
+    sandbox.setWebhookUrl(`${app.url}/webhooks/dcb`);
+    running = { sandbox, app, kit };
+    return running;
+  }
+
+  function unlockEvent(sandbox: Sandbox, accountKey: string, paymentUid = 'pay_adapter_1') {
+    return JSON.stringify({
+      event: 'payment.succeeded',
+      paymentUid,
+      status: 'SUCCEEDED',
+      orderId: `ord_${paymentUid}`,
+      productUid: 'prod_full_unlock',
+      offerUid: 'offer_full_unlock',
+      subscriberUid: 'sbr_adapter',
+      metadata: { accountKey },
+      occurredAt: sandbox.clock.now().toISOString(),
+    });
+  }
+
+  async function postWebhook(url: string, body: string, signature: string) {
+    const response = await fetch(`${url}/webhooks/dcb`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'service-signature': signature },
+      body,
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  const as = (account: string) => ({ [accountHeader]: account });
+
+  describe('webhooks', () => {
+    it.each<BodyParsing>(['none', 'kept'])(
+      'accepts a signed event, answers its duplicate 200 and refuses a bad signature (body parsing: %s)',
+      async (bodyParsing) => {
+        const { sandbox, app, kit } = await start(bodyParsing);
+        const body = unlockEvent(sandbox, 'alice');
+        const signature = signWebhook({ payload: body, secret: sandbox.credentials.webhookSecret });
+        expect(await postWebhook(app.url, body, signature)).toEqual({
+          status: 200,
+          body: { received: true, outcome: 'applied' },
+        });
+        expect(await postWebhook(app.url, body, signature)).toEqual({
+          status: 200,
+          body: { received: true, outcome: 'duplicate' },
+        });
+        expect((await kit.store.get('alice', 'prod_full_unlock'))?.status).toBe('ACTIVE');
+
+        const forged = unlockEvent(sandbox, 'mallory', 'pay_forged');
+        const wrongSecret = signWebhook({ payload: forged, secret: 'whsec_not_the_service' });
+        expect((await postWebhook(app.url, forged, wrongSecret)).status).toBe(401);
+        expect(await kit.store.get('mallory', 'prod_full_unlock')).toBeUndefined();
+      },
+    );
+
+    it('answers 500 at once, writes nothing and says how to fix it when a global JSON parser ate the raw body', async () => {
+      const { sandbox, app, kit } = await start('discarded');
+      const body = unlockEvent(sandbox, 'alice');
+      const signature = signWebhook({ payload: body, secret: sandbox.credentials.webhookSecret });
+      expect(await postWebhook(app.url, body, signature)).toEqual({
+        status: 500,
+        body: { received: false, error: 'body_not_raw' },
+      });
+      expect(await kit.store.get('alice', 'prod_full_unlock')).toBeUndefined();
+      expect(kit.logs.join('\n')).toMatch(/raw body is gone.*(express\.json|bodyparser)/);
+    });
+
+    it('refuses a body over the size limit with 413', async () => {
+      const { sandbox, app } = await start();
+      const body = JSON.stringify({ event: 'payment.succeeded', padding: 'x'.repeat(70 * 1024) });
+      const signature = signWebhook({ payload: body, secret: sandbox.credentials.webhookSecret });
+      expect((await postWebhook(app.url, body, signature)).status).toBe(413);
+    });
+  });
+
+  describe('partner routes on the sandbox', () => {
+    async function checkout(url: string, account: string, fields: Record<string, string>) {
+      return fetch(`${url}/checkout`, {
+        method: 'POST',
+        headers: { ...as(account), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+        redirect: 'manual',
+      });
+    }
+
+    it.each<BodyParsing>(['none', 'kept'])(
+      'runs a checkout round trip: one payment per form, paid on the checkout pages, granted on return (body parsing: %s)',
+      async (bodyParsing) => {
+        const { sandbox, app, kit } = await start(bodyParsing);
+        const nonce = createCheckoutNonce();
+        const first = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', nonce });
+        const again = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', nonce });
+        expect(first.status).toBe(303);
+        const checkoutUrl = first.headers.get('location') ?? '';
+        expect(checkoutUrl).toMatch(new RegExp(`^${sandbox.checkoutBaseUrl}/c/pay_`));
+        expect(again.headers.get('location')).toBe(checkoutUrl);
+
+        expect((await fetch(`${app.url}/unlock`, { headers: as('alice'), redirect: 'manual' })).status).toBe(
+          303,
+        );
+        const returned = await payOnCheckout(sandbox, checkoutUrl);
+        expect(`${returned.origin}${returned.pathname}`).toBe(`${app.url}/return`);
+
+        const thanks = await fetch(returned, { headers: as('alice') });
+        expect(thanks.status).toBe(200);
+        expect(await thanks.json()).toMatchObject({ kind: 'return', state: 'succeeded', hasAccess: true });
+        const other = await fetch(returned, { headers: as('bob') });
+        expect(other.status).toBe(404);
+
+        expect(await (await fetch(`${app.url}/unlock`, { headers: as('alice') })).text()).toBe('unlocked');
+        expect(
+          (await fetch(`${app.url}/unlock`, { headers: as('bob'), redirect: 'manual' })).headers.get(
+            'location',
+          ),
+        ).toBe('/offers?product=prod_full_unlock');
+
+        // The webhook lands after the return page granted: applied, and no second effect.
+        await sandbox.deliverDue();
+        const answers = sandbox
+          .webhooks()
+          .flatMap((delivery) => delivery.attempts.map((attempt) => attempt.httpStatus));
+        expect(answers.length).toBeGreaterThan(0);
+        expect(answers.every((status) => status === 200)).toBe(true);
+        expect(await kit.store.listByAccount('alice')).toEqual([
+          expect.objectContaining({ productUid: 'prod_full_unlock', status: 'ACTIVE' }),
+        ]);
+      },
+    );
+
+    it("refuses what the form gets wrong and what is not the signed-in account's", async () => {
+      const { app } = await start();
+      expect((await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock' })).status).toBe(400);
+      expect(
+        (await checkout(app.url, 'alice', { offerUid: 'no_such_offer', nonce: createCheckoutNonce() }))
+          .status,
+      ).toBe(404);
+      const anonymous = await fetch(`${app.url}/checkout`, { method: 'POST', redirect: 'manual' });
+      expect(anonymous.status).toBe(401);
+      expect((await fetch(`${app.url}/return?paymentUid=pay_unknown`, { headers: as('alice') })).status).toBe(
+        404,
+      );
+      expect((await fetch(`${app.url}/premium`, { headers: as('alice') })).status).toBe(403);
+      const cancel = await fetch(`${app.url}/subscriptions/sub_unknown/cancel`, {
+        method: 'POST',
+        headers: { ...as('alice'), 'content-type': 'application/json' },
+        body: JSON.stringify({ when: 'NOW' }),
+      });
+      expect(cancel.status).toBe(404);
+    });
+
+    it('answers the embed URL for embedded presentation', async () => {
+      const { sandbox, app } = await start();
+      const answer = await checkout(app.url, 'alice', {
+        offerUid: 'offer_day_pass',
+        nonce: createCheckoutNonce(),
+        presentation: 'embedded',
+      });
+      expect(answer.status).toBe(200);
+      const view = (await answer.json()) as { kind: string; checkoutUrl: string };
+      expect(view.kind).toBe('checkout_embedded');
+      expect(view.checkoutUrl.startsWith(`${sandbox.checkoutBaseUrl}/c/`)).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,118 @@
+import type { IncomingMessage, RequestListener } from 'node:http';
+import { createExpressRoutes, createExpressWebhook } from '@dcbkit/express';
+import { createKoaRoutes, createKoaWebhook } from '@dcbkit/koa';
+import { bodyParser as koaBodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
+import type Express from 'express';
+import express4 from 'express4';
+import express5 from 'express5';
+import type Koa from 'koa';
+import koa2 from 'koa2';
+import koa3 from 'koa3';
+import type { PartnerKit } from './partner-kit.js';
+
+/**
+ * How the app parses bodies before the dcbkit routes: not at all, with a global JSON parser that
+ * keeps the raw bytes, or with one that throws them away (the classic webhook bug).
+ */
+export type BodyParsing = 'none' | 'kept' | 'discarded';
+
+export interface AppVariant {
+  name: string;
+  build(kit: PartnerKit, bodyParsing: BodyParsing): RequestListener;
+}
+
+const accountHeader = 'x-account';
+
+function expressVariant(name: string, express: typeof Express): AppVariant {
+  return {
+    name,
+    build(kit, bodyParsing) {
+      const app = express();
+      if (bodyParsing === 'kept') {
+        app.use(
+          express.json({
+            // Reflect.set: @koa/bodyparser's types declare IncomingMessage.rawBody a string globally.
+            verify: (req, _res, buf) => Reflect.set(req, 'rawBody', buf),
+          }),
+        );
+        app.use(express.urlencoded({ extended: false }));
+      }
+      if (bodyParsing === 'discarded') app.use(express.json());
+      const logger = {
+        warn: (line: string) => kit.logs.push(line),
+        error: (line: string) => kit.logs.push(line),
+      };
+      const dcb = createExpressRoutes({ routes: kit.routes, accountKey: (req) => req.get(accountHeader) });
+      app.post('/webhooks/dcb', createExpressWebhook(kit.webhooks, { logger, maxBodyBytes: 64 * 1024 }));
+      app.post('/checkout', dcb.checkout());
+      app.get('/return', dcb.returnPage());
+      app.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+      app.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+      app.get('/premium', dcb.requireAccess('prod_premium'), (_req, res) => {
+        res.send('premium content');
+      });
+      app.get('/unlock', dcb.requireAccess('prod_full_unlock', { redirectTo: '/offers' }), (_req, res) => {
+        res.send('unlocked');
+      });
+      return app;
+    },
+  };
+}
+
+async function readText(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
+  return {
+    name,
+    build(kit, bodyParsing) {
+      const app = new KoaApp();
+      // @koa/bodyparser keeps ctx.request.rawBody.
+      if (bodyParsing === 'kept') app.use(koaBodyParser());
+      if (bodyParsing === 'discarded') {
+        app.use(async (ctx, next) => {
+          if (ctx.is('application/json')) {
+            (ctx.request as { body?: unknown }).body = JSON.parse(await readText(ctx.req));
+          }
+          await next();
+        });
+      }
+      const logger = {
+        warn: (line: string) => kit.logs.push(line),
+        error: (line: string) => kit.logs.push(line),
+      };
+      const dcb = createKoaRoutes({
+        routes: kit.routes,
+        accountKey: (ctx) => ctx.get(accountHeader) || undefined,
+      });
+      const router = new Router();
+      router.post('/webhooks/dcb', createKoaWebhook(kit.webhooks, { logger, maxBodyBytes: 64 * 1024 }));
+      router.post('/checkout', dcb.checkout());
+      router.get('/return', dcb.returnPage());
+      router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+      router.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+      router.get('/premium', dcb.requireAccess('prod_premium'), (ctx) => {
+        ctx.body = 'premium content';
+      });
+      router.get('/unlock', dcb.requireAccess('prod_full_unlock', { redirectTo: '/offers' }), (ctx) => {
+        ctx.body = 'unlocked';
+      });
+      app.use(router.routes());
+      return app.callback();
+    },
+  };
+}
+
+/** Every supported major of every framework. */
+export const APP_VARIANTS: AppVariant[] = [
+  expressVariant('Express 4', express4 as typeof Express),
+  expressVariant('Express 5', express5 as typeof Express),
+  koaVariant('Koa 2', koa2 as typeof Koa),
+  koaVariant('Koa 3', koa3 as typeof Koa),
+];
+
+export { accountHeader };
