@@ -1,12 +1,10 @@
 import {
-  answerForDeniedAccess,
-  answerForError,
-  answerForResult,
-  collectFields,
+  gateAnswer,
   type PartnerRoutes,
   type RouteInput,
   type RouteResult,
   type RouteView,
+  runPartnerRoute,
 } from '@dcbkit/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { writeAnswer } from './write-answer.js';
@@ -57,39 +55,23 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
   const handle =
     (action: PartnerAction): RequestHandler =>
     (req, res, next) => {
-      run(action, req, res).catch(next);
+      const sources = { req, query: req.query, parsedBody: req.body, params: req.params };
+      runPartnerRoute(action, options.accountKey(req), sources)
+        .then(({ answer, view }) => (view && render ? render(view, req, res) : writeAnswer(res, answer)))
+        .catch(next);
     };
-
-  async function run(action: PartnerAction, req: Request, res: Response): Promise<void> {
-    try {
-      const fields = await collectFields({ req, query: req.query, parsedBody: req.body, params: req.params });
-      const result = await action({ accountKey: await options.accountKey(req), fields });
-      if (result.type === 'view' && render) await render(result.view, req, res);
-      else writeAnswer(res, answerForResult(result));
-    } catch (error) {
-      const answer = answerForError(error);
-      if (answer === undefined) throw error;
-      writeAnswer(res, answer);
-    }
-  }
 
   return {
     checkout: () => handle(routes.checkout),
     returnPage: () => handle(routes.confirmReturn),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
-    requireAccess(
-      productUid: string,
-      gate: { accountKey?: ExpressRoutesOptions['accountKey']; redirectTo?: string } = {},
-    ): RequestHandler {
+    requireAccess(productUid, gate = {}) {
       const accountKeyOf = gate.accountKey ?? options.accountKey;
       const redirectTo = gate.redirectTo ?? options.offersPage;
       return (req, res, next) => {
-        Promise.resolve(accountKeyOf(req))
-          .then((accountKey) => routes.checkAccess(accountKey, productUid))
-          .then(({ allowed }) =>
-            allowed ? next() : writeAnswer(res, answerForDeniedAccess({ productUid, redirectTo })),
-          )
+        gateAnswer(routes, accountKeyOf(req), productUid, redirectTo)
+          .then((denied) => (denied ? writeAnswer(res, denied) : next()))
           .catch(next);
       };
     },

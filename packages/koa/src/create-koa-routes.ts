@@ -1,12 +1,10 @@
 import {
-  answerForDeniedAccess,
-  answerForError,
-  answerForResult,
-  collectFields,
+  gateAnswer,
   type PartnerRoutes,
   type RouteInput,
   type RouteResult,
   type RouteView,
+  runPartnerRoute,
 } from '@dcbkit/core';
 import type { Context, Middleware, Next } from 'koa';
 import { writeAnswer } from './write-answer.js';
@@ -58,18 +56,12 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
   const handle =
     (action: PartnerAction): Middleware =>
     async (ctx: Context) => {
-      try {
-        const params = (ctx as Context & { params?: Record<string, string> }).params;
-        const parsedBody = (ctx.request as { body?: unknown }).body;
-        const fields = await collectFields({ req: ctx.req, query: ctx.query, parsedBody, params });
-        const result = await action({ accountKey: await options.accountKey(ctx), fields });
-        if (result.type === 'view' && render) await render(result.view, ctx);
-        else writeAnswer(ctx, answerForResult(result));
-      } catch (error) {
-        const answer = answerForError(error);
-        if (answer === undefined) throw error;
-        writeAnswer(ctx, answer);
-      }
+      const params = (ctx as Context & { params?: Record<string, string> }).params;
+      const parsedBody = (ctx.request as { body?: unknown }).body;
+      const sources = { req: ctx.req, query: ctx.query, parsedBody, params };
+      const { answer, view } = await runPartnerRoute(action, options.accountKey(ctx), sources);
+      if (view && render) await render(view, ctx);
+      else writeAnswer(ctx, answer);
     };
 
   return {
@@ -77,16 +69,13 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
     returnPage: () => handle(routes.confirmReturn),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
-    requireAccess(
-      productUid: string,
-      gate: { accountKey?: KoaRoutesOptions['accountKey']; redirectTo?: string } = {},
-    ): Middleware {
+    requireAccess(productUid, gate = {}) {
       const accountKeyOf = gate.accountKey ?? options.accountKey;
       const redirectTo = gate.redirectTo ?? options.offersPage;
       return async (ctx: Context, next: Next) => {
-        const { allowed } = await routes.checkAccess(await accountKeyOf(ctx), productUid);
-        if (allowed) return next();
-        writeAnswer(ctx, answerForDeniedAccess({ productUid, redirectTo }));
+        const denied = await gateAnswer(routes, accountKeyOf(ctx), productUid, redirectTo);
+        if (denied) writeAnswer(ctx, denied);
+        else await next();
       };
     },
   };
