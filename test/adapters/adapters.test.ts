@@ -177,6 +177,75 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       expect(cancel.status).toBe(404);
     });
 
+    it('cancels at period end, resumes and cancels now, only for the owner, with the store right before and after the webhooks', async () => {
+      const { sandbox, app, kit } = await start();
+      const started = await checkout(app.url, 'alice', {
+        offerUid: 'offer_premium_monthly',
+        nonce: createCheckoutNonce(),
+      });
+      const returned = await payOnCheckout(sandbox, started.headers.get('location') ?? '');
+      const thanks = (await (await fetch(returned, { headers: as('alice') })).json()) as {
+        state: string;
+        entitlement: { status: string; subscriptionUid: string };
+      };
+      expect(thanks.state).toBe('succeeded');
+      expect(thanks.entitlement.status).toBe('TRIALING');
+      const { subscriptionUid } = thanks.entitlement;
+      await sandbox.deliverDue();
+
+      const act = (account: string, action: 'cancel' | 'resume', when?: string) =>
+        fetch(`${app.url}/subscriptions/${subscriptionUid}/${action}`, {
+          method: 'POST',
+          headers: { ...as(account), 'content-type': 'application/json' },
+          body: JSON.stringify(when ? { when } : {}),
+        });
+      const read = async (response: Response) => ({
+        status: response.status,
+        view: (await response.json()) as {
+          subscription?: { status: string };
+          entitlement?: { status: string };
+          hasAccess?: boolean;
+        },
+      });
+      const settled = async () => {
+        await sandbox.deliverDue();
+        return (await kit.store.get('alice', 'prod_premium'))?.status;
+      };
+
+      expect((await act('bob', 'cancel', 'PERIOD_END')).status).toBe(404);
+      expect((await act('alice', 'cancel', 'LATER')).status).toBe(400);
+
+      const scheduled = await read(await act('alice', 'cancel', 'PERIOD_END'));
+      expect(scheduled).toMatchObject({
+        status: 200,
+        view: {
+          subscription: { status: 'PRE_CANCELED' },
+          entitlement: { status: 'PRE_CANCELED' },
+          hasAccess: true,
+        },
+      });
+      await sandbox.advanceClock(60);
+      expect(await settled()).toBe('PRE_CANCELED');
+
+      const resumed = await read(await act('alice', 'resume'));
+      expect(resumed).toMatchObject({
+        status: 200,
+        view: { subscription: { status: 'TRIALING' }, hasAccess: true },
+      });
+      await sandbox.advanceClock(60);
+      expect(await settled()).toBe('TRIALING');
+      expect((await act('alice', 'resume')).status).toBe(409);
+
+      const ended = await read(await act('alice', 'cancel', 'NOW'));
+      expect(ended).toMatchObject({
+        status: 200,
+        view: { subscription: { status: 'CANCELED' }, hasAccess: false },
+      });
+      expect(await settled()).toBe('REVOKED');
+      expect((await fetch(`${app.url}/premium`, { headers: as('alice') })).status).toBe(403);
+      expect((await act('alice', 'cancel', 'NOW')).status).toBe(409);
+    });
+
     it('answers the embed URL for embedded presentation', async () => {
       const { sandbox, app } = await start();
       const answer = await checkout(app.url, 'alice', {

@@ -5,6 +5,11 @@ export {
   type ScheduledTask,
 } from './clock/clock.js';
 export {
+  type ChaosSettings,
+  type ChaosSettingsInput,
+  chaosSettingsSchema,
+} from './config/chaos-settings.js';
+export {
   APPLICATION_CAPABILITIES,
   type ApplicationCapability,
   type ApplicationConfig,
@@ -30,4 +35,10 @@ export {
 export { offerDefinitionsOf } from './config/offer-definitions.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
 export { type Sandbox, type StartSandboxOptions, startSandbox } from './start-sandbox.js';
-export type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhooks/webhook-outbox.js';
+export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';
+export type {
+  AttemptChaos,
+  DeliveryAttempt,
+  DeliveryStatus,
+  WebhookDelivery,
+} from './webhooks/webhook-outbox.js';

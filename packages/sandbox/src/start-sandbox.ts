@@ -7,20 +7,29 @@ import { capabilitiesRoute } from './api/capabilities-route.js';
 import { IdempotencyStore } from './api/idempotency-store.js';
 import { cancelPaymentRoute, createPaymentRoute, getPaymentRoute } from './api/payments-routes.js';
 import { RateLimiter } from './api/rate-limiter.js';
-import { getSubscriptionRoute } from './api/subscriptions-routes.js';
+import {
+  cancelSubscriptionRoute,
+  getSubscriptionRoute,
+  resumeSubscriptionRoute,
+} from './api/subscriptions-routes.js';
 import { tokenRoute } from './api/token-route.js';
 import { TokenStore } from './api/token-store.js';
 import { addCheckoutRoutes } from './checkout/checkout-routes.js';
 import { CheckoutSessions } from './checkout/checkout-sessions.js';
 import { createClock, type SandboxClock } from './clock/clock.js';
 import { Catalog } from './config/catalog.js';
+import { type ChaosSettings, type ChaosSettingsInput, chaosSettingsSchema } from './config/chaos-settings.js';
 import type { SandboxConfig, SandboxConfigInput } from './config/config-schema.js';
 import { resolveSandboxConfig, SandboxConfigError } from './config/load-config.js';
+import { addChaosRoutes } from './control/chaos-routes.js';
+import { addClockRoutes } from './control/clock-routes.js';
 import { addControlRoutes } from './control/control-routes.js';
+import { addSubscriptionControlRoutes } from './control/subscription-control-routes.js';
 import { createRequestListener } from './http/request-listener.js';
 import { Router } from './http/router.js';
 import { SmsInbox, type SmsMessage } from './operator/sms-inbox.js';
 import { PaymentService } from './payments/payment-service.js';
+import type { RenewalOutcome } from './subscriptions/renewal-outcome.js';
 import { SubscriptionEngine } from './subscriptions/subscription-engine.js';
 import { type WebhookDelivery, WebhookOutbox } from './webhooks/webhook-outbox.js';
 
@@ -57,7 +66,26 @@ export interface Sandbox {
   /** The first configured application's credentials (the demo application by default). */
   credentials: { clientId: string; clientSecret: string; webhookSecret: string };
   config: SandboxConfig;
+  /** The clock everything runs on: `clock.now()`, `clock.advance(seconds)`, `clock.pending()`. */
   clock: SandboxClock;
+  /**
+   * Moves sandbox time forward (as `clock.advance` and `POST /sandbox/clock/advance` do): every
+   * expiry, trial end, renewal, grace retry and webhook attempt that falls due runs, in time
+   * order, and the promise resolves once they ran.
+   *
+   * @example
+   * await sandbox.advanceClock(7 * 86_400); // the trial ends and converts
+   */
+  advanceClock(seconds: number): Promise<void>;
+  /**
+   * Forces the answer of a subscription's next `times` scheduled charges (every one from now on
+   * without `times`), over its line's test number. Throws RangeError for an unknown subscription.
+   */
+  setRenewalOutcome(subscriptionUid: string, outcome: RenewalOutcome, times?: number): void;
+  /** The delivery chaos settings in force. */
+  chaos(): ChaosSettings;
+  /** Replaces the delivery chaos settings (what is left out is off) and restarts its dice from the seed. */
+  setChaos(settings: ChaosSettingsInput): ChaosSettings;
   /** Every event so far with its delivery attempts, oldest first. */
   webhooks(): readonly WebhookDelivery[];
   /** Points an application's webhooks (default: the first application's) at a URL, or at none. */
@@ -113,7 +141,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     signatureTime: options.signatureTime ?? (() => new Date()),
     log,
   });
-  const subscriptions = new SubscriptionEngine(clock);
+  const subscriptions = new SubscriptionEngine({ clock, catalog, outbox, log });
   const payments = new PaymentService({
     catalog,
     clock,
@@ -135,19 +163,29 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     },
   };
 
+  const subscriptionDeps = { ...auth, subscriptions };
   const router = new Router()
     .add('POST', '/oauth2/token', apiRoute(tokenRoute(auth)))
     .add('GET', '/v1/capabilities', apiRoute(capabilitiesRoute(auth)))
     .add('POST', '/v1/payments', apiRoute(createPaymentRoute(paymentDeps)))
     .add('GET', '/v1/payments/:paymentUid', apiRoute(getPaymentRoute(paymentDeps)))
     .add('POST', '/v1/payments/:paymentUid/cancel', apiRoute(cancelPaymentRoute(paymentDeps)))
+    .add('GET', '/v1/subscriptions/:subscriptionUid', apiRoute(getSubscriptionRoute(subscriptionDeps)))
     .add(
-      'GET',
-      '/v1/subscriptions/:subscriptionUid',
-      apiRoute(getSubscriptionRoute({ ...auth, subscriptions })),
+      'POST',
+      '/v1/subscriptions/:subscriptionUid/cancel',
+      apiRoute(cancelSubscriptionRoute(subscriptionDeps)),
+    )
+    .add(
+      'POST',
+      '/v1/subscriptions/:subscriptionUid/resume',
+      apiRoute(resumeSubscriptionRoute(subscriptionDeps)),
     );
   addCheckoutRoutes(router, { catalog, clock, payments, sessions: new CheckoutSessions(), sms });
   addControlRoutes(router, { catalog, payments, outbox, sms, apiBaseUrl: origin });
+  addClockRoutes(router, clock);
+  addChaosRoutes(router, outbox);
+  addSubscriptionControlRoutes(router, subscriptions);
   const listener = createRequestListener(router, log);
   server.on('request', (request, response) => void listener(request, response));
 
@@ -161,6 +199,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     },
     config,
     clock,
+    advanceClock: (seconds) => clock.advance(seconds),
+    setRenewalOutcome: (subscriptionUid, outcome, times) => {
+      if (!subscriptions.setRenewalOutcome(subscriptionUid, outcome, times)) {
+        throw new RangeError(`Unknown subscription ${subscriptionUid}.`);
+      }
+    },
+    chaos: () => outbox.chaosSettings(),
+    setChaos: (input) => {
+      const parsed = chaosSettingsSchema.safeParse(input);
+      if (!parsed.success) throw new TypeError(`Invalid chaos settings:\n${z.prettifyError(parsed.error)}`);
+      outbox.setChaos(parsed.data);
+      return parsed.data;
+    },
     webhooks: () => outbox.list(),
     setWebhookUrl: (url, clientId = first.clientId) => {
       if (url !== null && !webhookUrlSchema.safeParse(url).success)

@@ -1,5 +1,4 @@
 import { checkCreatePaymentRequest, isValidIdempotencyKey } from '@dcbkit/core';
-import { mediaType } from '../http/read-body.js';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
 import { toPaymentView } from '../payments/payment-record.js';
@@ -7,6 +6,7 @@ import type { PaymentService } from '../payments/payment-service.js';
 import { ApiError } from './api-error.js';
 import { type AuthenticationDeps, authenticate } from './authenticate.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import { readJsonBody } from './read-json-body.js';
 
 export interface PaymentRoutesDeps extends AuthenticationDeps {
   payments: PaymentService;
@@ -24,7 +24,7 @@ export function createPaymentRoute(deps: PaymentRoutesDeps) {
     if (!isValidIdempotencyKey(key)) {
       throw new ApiError('VAL-002', 'The Idempotency-Key header must be 8 to 255 characters.');
     }
-    const body = parseJsonBody(request);
+    const body = readJsonBody(request);
     const check = checkCreatePaymentRequest(body);
     if (!check.ok) {
       const [first, ...others] = check.issues;
@@ -64,16 +64,4 @@ export function cancelPaymentRoute(deps: PaymentRoutesDeps) {
     const record = deps.payments.cancel(application.clientId, request.params.paymentUid ?? '');
     return successReply(200, toPaymentView(record));
   };
-}
-
-function parseJsonBody(request: RouteRequest): unknown {
-  const type = mediaType(request.headers);
-  if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new ApiError('VAL-002', 'The body must be application/json.');
-  }
-  try {
-    return JSON.parse(request.body.toString('utf8'));
-  } catch {
-    throw new ApiError('VAL-002', 'The body is not valid JSON.');
-  }
 }

@@ -147,7 +147,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
     const prefill = payment.request.prefill;
     const typed = prefill?.msisdnEditable === false ? (prefill.msisdn ?? '') : (form.get('msisdn') ?? '');
     const network: Network = form.get('network') === 'WIFI' ? 'WIFI' : 'MOBILE_DATA';
-    const line = payments.checkLine(payment.offer, payment.request.operator, typed);
+    const line = payments.checkLine(payment.clientId, payment.offer, payment.request.operator, typed);
     if (!line.ok)
       return showNumberStep(context, 422, `${t.refusal[line.code]} (${line.code})`, typed, network);
     const methods = consentPlan(consentMethodsFor(line.operator, payment.offer, policy), network);

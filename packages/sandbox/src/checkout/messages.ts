@@ -1,6 +1,6 @@
 import type { BillingPeriod, BillingPeriodUnit, ConsentMethod } from '@dcbkit/core';
-import type { NumberRefusalCode } from '../operator/number-lookup.js';
 import type { PaymentFailureReason } from '../payments/payment-record.js';
+import type { PurchaseRefusalCode } from '../payments/payment-service.js';
 import { html, type SafeHtml } from './html.js';
 import type { Locale } from './locale.js';
 
@@ -20,7 +20,7 @@ export interface Messages {
   continue: string;
   cancelPayment: string;
   changeNumber: string;
-  refusal: Record<NumberRefusalCode, string>;
+  refusal: Record<PurchaseRefusalCode, string>;
   failure: Record<PaymentFailureReason, string>;
   noMethodOnWifi: string;
   operatorPage(operator: string): SafeHtml;
@@ -92,12 +92,16 @@ const en: Messages = {
     'SBR-102': 'This mobile number is invalid.',
     'SBR-104': 'This mobile operator is not supported for this offer.',
     'RSK-101': 'This line has opted out of carrier billing.',
+    'SUB-108': 'This line has already had the free trial of this product.',
+    'CAT-109': 'This line already owns this item.',
   },
   failure: {
     INSUFFICIENT_BALANCE: 'Your balance is insufficient.',
     DECLINED: 'The operator declined the payment.',
     ABANDONED: 'You cancelled the payment.',
     CONSENT_FAILED: 'The payment could not be confirmed: too many wrong codes.',
+    TRIAL_ALREADY_USED: 'This line has already had the free trial of this product.',
+    ALREADY_OWNED: 'This line already owns this item.',
   },
   noMethodOnWifi: 'This operator needs mobile data to confirm. Turn off Wi-Fi and try again.',
   operatorPage: (operator) => html`Confirmation page of ${operator}`,
@@ -158,12 +162,16 @@ const fr: Messages = {
     'SBR-102': 'Ce numéro de mobile n’est pas valide.',
     'SBR-104': 'Cet opérateur mobile n’est pas pris en charge pour cette offre.',
     'RSK-101': 'Cette ligne a refusé la facturation par l’opérateur.',
+    'SUB-108': 'Cette ligne a déjà bénéficié de l’essai gratuit de ce produit.',
+    'CAT-109': 'Cette ligne possède déjà cet article.',
   },
   failure: {
     INSUFFICIENT_BALANCE: 'Votre solde est insuffisant.',
     DECLINED: 'L’opérateur a refusé le paiement.',
     ABANDONED: 'Vous avez annulé le paiement.',
     CONSENT_FAILED: 'Le paiement n’a pas pu être confirmé : trop de codes erronés.',
+    TRIAL_ALREADY_USED: 'Cette ligne a déjà bénéficié de l’essai gratuit de ce produit.',
+    ALREADY_OWNED: 'Cette ligne possède déjà cet article.',
   },
   noMethodOnWifi:
     'Cet opérateur demande les données mobiles pour confirmer. Désactivez le Wi-Fi et réessayez.',
@@ -230,12 +238,16 @@ const ar: Messages = {
     'SBR-102': 'رقم الهاتف هذا غير صالح.',
     'SBR-104': 'مشغّل الهاتف هذا غير مدعوم لهذا العرض.',
     'RSK-101': 'ألغى صاحب هذا الخط الدفع عبر فاتورة المشغّل.',
+    'SUB-108': 'سبق لهذا الخط الاستفادة من الفترة التجريبية المجانية لهذا المنتج.',
+    'CAT-109': 'هذا الخط يملك هذا المنتج بالفعل.',
   },
   failure: {
     INSUFFICIENT_BALANCE: 'رصيدك غير كافٍ.',
     DECLINED: 'رفض المشغّل عملية الدفع.',
     ABANDONED: 'لقد ألغيت عملية الدفع.',
     CONSENT_FAILED: 'تعذّر تأكيد الدفع: عدد كبير من الرموز الخاطئة.',
+    TRIAL_ALREADY_USED: 'سبق لهذا الخط الاستفادة من الفترة التجريبية المجانية لهذا المنتج.',
+    ALREADY_OWNED: 'هذا الخط يملك هذا المنتج بالفعل.',
   },
   noMethodOnWifi: 'يتطلب التأكيد لدى هذا المشغّل بيانات الجوال. أوقف الواي فاي وحاول مجددًا.',
   operatorPage: (operator) => html`صفحة التأكيد الخاصة بـ ${operator}`,

@@ -1,5 +1,6 @@
 import { consentMethodSchema, e164Schema, offerDefinitionSchema, offerTypeSchema } from '@dcbkit/core';
 import { z } from 'zod';
+import { chaosSettingsSchema, noChaos } from './chaos-settings.js';
 
 /** Route families an application may be allowed to call. */
 export const APPLICATION_CAPABILITIES = ['payments', 'capabilities', 'subscriptions'] as const;
@@ -74,7 +75,10 @@ export const consentPolicySchema = z.strictObject({
 });
 export type ConsentPolicy = z.output<typeof consentPolicySchema>;
 
-/** What the mock operator does with a number. */
+/**
+ * What the mock operator does with a number: at checkout, and at the charges the service runs by
+ * itself (trial conversion, renewals, grace retries; see operator/scheduled-charges.ts).
+ */
 export const TEST_NUMBER_OUTCOMES = [
   'SUCCESS',
   'INSUFFICIENT_BALANCE',
@@ -83,6 +87,8 @@ export const TEST_NUMBER_OUTCOMES = [
   'INVALID_NUMBER',
   'UNSUPPORTED_OPERATOR',
   'SLOW',
+  'RENEWALS_FAIL',
+  'RENEWAL_RECOVERS_ON_SECOND_RETRY',
 ] as const;
 export const testNumberOutcomeSchema = z.enum(TEST_NUMBER_OUTCOMES);
 export type TestNumberOutcome = z.infer<typeof testNumberOutcomeSchema>;
@@ -114,6 +120,8 @@ export const sandboxConfigSchema = z
         timeoutMs: z.number().int().min(1).max(120_000),
       })
       .default({ retryDelaysSeconds: [60, 600, 3600, 21_600], timeoutMs: 10_000 }),
+    /** Delivery chaos (duplicates, reordering, delays, stale signatures); off by default. */
+    chaos: chaosSettingsSchema.default(noChaos),
     /** Key of the HMAC that derives subscriberUid from application and number; keep it stable. */
     subscriberUidKey: z.string().min(16),
   })

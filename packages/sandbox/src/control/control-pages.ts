@@ -2,10 +2,11 @@ import { formatPrice, priceLine } from '../checkout/checkout-pages.js';
 import { html, type SafeHtml } from '../checkout/html.js';
 import type { PageOptions } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
+import type { TestNumberOutcome } from '../config/config-schema.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
 import type { PaymentRecord } from '../payments/payment-record.js';
 
-const OUTCOME_TEXT: Record<string, string> = {
+const OUTCOME_TEXT: Record<TestNumberOutcome, string> = {
   SUCCESS: 'succeeds',
   INSUFFICIENT_BALANCE: 'fails: insufficient balance (PAY-101)',
   DECLINED: 'fails: declined by the operator (PAY-103)',
@@ -13,6 +14,9 @@ const OUTCOME_TEXT: Record<string, string> = {
   INVALID_NUMBER: 'refused: invalid number (SBR-102)',
   UNSUPPORTED_OPERATOR: 'refused: unsupported operator (SBR-104)',
   SLOW: 'stays PROCESSING, then succeeds',
+  RENEWALS_FAIL: 'pays at checkout; every later charge (trial end, renewal, grace retry) fails (PAY-101)',
+  RENEWAL_RECOVERS_ON_SECOND_RETRY:
+    'pays at checkout; each later charge fails, then succeeds on the second grace retry',
 };
 
 function card(title: string, content: SafeHtml): SafeHtml {
@@ -44,7 +48,7 @@ webhook secret <code>${app.webhook.secret}</code><br>capabilities: ${app.capabil
   );
   const numbers = Object.entries(config.testNumbers).map(
     ([msisdn, outcome]) =>
-      html`<li><bdi dir="ltr"><code>${msisdn}</code></bdi> ${OUTCOME_TEXT[outcome] ?? outcome}</li>`,
+      html`<li><bdi dir="ltr"><code>${msisdn}</code></bdi> ${OUTCOME_TEXT[outcome]}</li>`,
   );
   const operators = config.operators.map(
     (operator) =>
@@ -57,7 +61,7 @@ ${card('Operators', html`<ul>${operators}</ul><p class="muted">Any other well-fo
 ${card('Test numbers', html`<ul>${numbers}</ul>`)}
 ${card(
   'Tools',
-  html`<ul><li><a href="/sandbox/inbox">SMS inbox</a></li><li><a href="/sandbox/webhooks">Webhook deliveries (JSON)</a></li><li><a href="/sandbox/config">Config (JSON)</a></li></ul>`,
+  html`<ul><li><a href="/sandbox/inbox">SMS inbox</a></li><li><a href="/sandbox/webhooks">Webhook deliveries (JSON)</a></li><li><a href="/sandbox/subscriptions">Subscriptions (JSON)</a></li><li><a href="/sandbox/clock">Clock (JSON)</a></li><li><a href="/sandbox/chaos">Delivery chaos (JSON)</a></li><li><a href="/sandbox/config">Config (JSON)</a></li></ul>`,
 )}`;
   return { locale: 'en', title: 'dcbkit sandbox', body };
 }

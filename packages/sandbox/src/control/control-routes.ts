@@ -3,7 +3,7 @@ import { ApiError } from '../api/api-error.js';
 import { apiRoute } from '../api/api-route.js';
 import { htmlReply } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
-import { mediaType, parseForm } from '../http/read-body.js';
+import { parseForm } from '../http/read-body.js';
 import { redirectReply, successReply } from '../http/reply.js';
 import type { RouteRequest, Router } from '../http/router.js';
 import type { SmsInbox } from '../operator/sms-inbox.js';
@@ -11,6 +11,7 @@ import { toPaymentView } from '../payments/payment-record.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { dashboardPage, embeddedDemoPage, inboxPage, returnPage } from './control-pages.js';
+import { readControlBody } from './read-control-body.js';
 
 export interface ControlDeps {
   catalog: Catalog;
@@ -74,12 +75,13 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
       apiRoute((request) => {
         const clientId = request.params.clientId ?? '';
         if (!catalog.application(clientId)) throw new ApiError('SBX-404', `No application ${clientId}.`);
-        const body = parseJson(request);
-        const parsed = webhookUrlBodySchema.safeParse(body);
-        if (!parsed.success)
-          throw new ApiError('SBX-400', 'Expected { "url": "https://..." } or { "url": null }.');
-        outbox.setWebhookUrl(clientId, parsed.data.url);
-        return successReply(200, { clientId, url: parsed.data.url });
+        const { url } = readControlBody(
+          request,
+          webhookUrlBodySchema,
+          '{ "url": "https://..." } or { "url": null }',
+        );
+        outbox.setWebhookUrl(clientId, url);
+        return successReply(200, { clientId, url });
       }),
     )
     .add('GET', '/sandbox/payments', () =>
@@ -137,14 +139,4 @@ function smsFilter(request: RouteRequest): { msisdn?: string; paymentUid?: strin
     .replace(/^(?=[0-9])/, '+');
   const paymentUid = request.url.searchParams.get('paymentUid');
   return { ...(msisdn ? { msisdn } : {}), ...(paymentUid ? { paymentUid } : {}) };
-}
-
-function parseJson(request: RouteRequest): unknown {
-  if (mediaType(request.headers) !== 'application/json')
-    throw new ApiError('SBX-400', 'Send application/json.');
-  try {
-    return JSON.parse(request.body.toString('utf8'));
-  } catch {
-    throw new ApiError('SBX-400', 'The body is not valid JSON.');
-  }
 }

@@ -1,7 +1,12 @@
 import { e164Schema } from '@dcbkit/core';
-import { belongsToOperator, type OperatorConfig, type SandboxConfig } from '../config/config-schema.js';
+import {
+  belongsToOperator,
+  type OperatorConfig,
+  type SandboxConfig,
+  type TestNumberOutcome,
+} from '../config/config-schema.js';
 
-/** What the mock operator will do when it charges a line it accepted. */
+/** What the mock operator will do when it charges a line it accepted at checkout. */
 export type ChargeBehaviour = 'SUCCESS' | 'INSUFFICIENT_BALANCE' | 'DECLINED' | 'SLOW';
 
 /** Refusals about the number itself, before any consent: the spec's SBR-102, SBR-104 and RSK-101. */
@@ -38,5 +43,17 @@ export function lookUpNumber(config: SandboxConfig, rawMsisdn: string): NumberLo
       ? { ok: false, code: 'SBR-102', message: 'The mobile number has the wrong number of digits.' }
       : { ok: false, code: 'SBR-104', message: 'This mobile operator is not supported.' };
   }
-  return { ok: true, msisdn, operator, behaviour: outcome ?? 'SUCCESS' };
+  return { ok: true, msisdn, operator, behaviour: checkoutBehaviour(outcome) };
+}
+
+function checkoutBehaviour(outcome: TestNumberOutcome | undefined): ChargeBehaviour {
+  switch (outcome) {
+    case 'INSUFFICIENT_BALANCE':
+    case 'DECLINED':
+    case 'SLOW':
+      return outcome;
+    default:
+      // The renewal test numbers pay at checkout; they fail only the charges that come later.
+      return 'SUCCESS';
+  }
 }

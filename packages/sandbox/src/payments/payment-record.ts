@@ -2,11 +2,17 @@ import type { CreatePaymentRequest, ErrorCode, Metadata, Payment, PaymentStatus 
 import type { SandboxOffer } from '../config/config-schema.js';
 
 /** Why a payment failed, kept for the checkout's result page (the API has no field for it). */
-export type PaymentFailureReason = 'INSUFFICIENT_BALANCE' | 'DECLINED' | 'ABANDONED' | 'CONSENT_FAILED';
+export type PaymentFailureReason =
+  | 'INSUFFICIENT_BALANCE'
+  | 'DECLINED'
+  | 'ABANDONED'
+  | 'CONSENT_FAILED'
+  | 'TRIAL_ALREADY_USED'
+  | 'ALREADY_OWNED';
 
 export interface PaymentFailure {
   reason: PaymentFailureReason;
-  /** The spec's code for operator refusals (PAY-101, PAY-103). */
+  /** The spec's code for refusals at the charge (PAY-101, PAY-103, SUB-108, CAT-109). */
   code?: ErrorCode;
 }
 

@@ -3,7 +3,12 @@ import { ApiError } from '../api/api-error.js';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { ApplicationConfig, SandboxOffer } from '../config/config-schema.js';
-import { type ChargeBehaviour, lookUpNumber, type NumberLookup } from '../operator/number-lookup.js';
+import {
+  type ChargeBehaviour,
+  lookUpNumber,
+  type NumberLookup,
+  type NumberRefusalCode,
+} from '../operator/number-lookup.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import { paymentEventPayload } from '../webhooks/event-payloads.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
@@ -22,6 +27,19 @@ export interface PaymentServiceOptions {
 /** A number the operator accepted for this payment. */
 export type AcceptedLine = Extract<NumberLookup, { ok: true }>;
 
+/** Refusals because of what the subscriber already has: a trial used, a one-time item owned. */
+export type HistoryRefusalCode = 'SUB-108' | 'CAT-109';
+export type PurchaseRefusalCode = NumberRefusalCode | HistoryRefusalCode;
+
+interface Refusal<Code extends PurchaseRefusalCode> {
+  ok: false;
+  code: Code;
+  message: string;
+}
+
+/** Whether a number may pay for an offer, and if not, why. */
+export type LineCheck = AcceptedLine | Refusal<PurchaseRefusalCode>;
+
 /** Payments and their transitions: created, consented, charged, expired, cancelled. */
 export class PaymentService {
   private readonly payments = new Map<string, PaymentRecord>();
@@ -30,7 +48,8 @@ export class PaymentService {
 
   /**
    * Creates a REQUIRES_ACTION payment for a request already checked with checkCreatePaymentRequest.
-   * Throws ApiError CAT-102/104/103, SBR-104 (operator hint), SBR-102/104, RSK-101 (prefilled number).
+   * Throws ApiError CAT-102/104/103, SBR-104 (operator hint), SBR-102/104, RSK-101, SUB-108, CAT-109
+   * (prefilled number).
    */
   create(application: ApplicationConfig, request: CreatePaymentRequest): PaymentRecord {
     const { catalog, clock } = this.options;
@@ -44,7 +63,7 @@ export class PaymentService {
       throw new ApiError('SBR-104', `Offer ${offer.offerUid} is not sold on operator ${request.operator}.`);
     }
     if (request.prefill?.msisdn !== undefined) {
-      const line = this.checkLine(offer, request.operator, request.prefill.msisdn);
+      const line = this.checkLine(application.clientId, offer, request.operator, request.prefill.msisdn);
       if (!line.ok) throw new ApiError(line.code, line.message);
     }
     const now = clock.now();
@@ -102,9 +121,19 @@ export class PaymentService {
     return record;
   }
 
-  /** Whether this number may pay for the offer (operator sold on, hint respected, test number outcome). */
-  checkLine(offer: SandboxOffer, operatorHint: string | undefined, msisdn: string): NumberLookup {
-    const line = lookUpNumber(this.options.catalog.config, msisdn);
+  /**
+   * Whether this number may pay for the offer: operator sold on, hint respected, test number
+   * outcome, then the subscriber's history (a second trial of the product is SUB-108, a one-time
+   * item already owned is CAT-109).
+   */
+  checkLine(
+    clientId: string,
+    offer: SandboxOffer,
+    operatorHint: string | undefined,
+    msisdn: string,
+  ): LineCheck {
+    const { config } = this.options.catalog;
+    const line = lookUpNumber(config, msisdn);
     if (!line.ok) return line;
     if (
       !offer.operators.includes(line.operator.code) ||
@@ -112,7 +141,8 @@ export class PaymentService {
     ) {
       return { ok: false, code: 'SBR-104', message: `${line.operator.name} does not sell this offer.` };
     }
-    return line;
+    const subscriberUid = subscriberUidFor(config.subscriberUidKey, clientId, line.msisdn);
+    return this.historyRefusal(clientId, offer, subscriberUid) ?? line;
   }
 
   /**
@@ -152,8 +182,57 @@ export class PaymentService {
     return record;
   }
 
+  private historyRefusal(
+    clientId: string,
+    offer: SandboxOffer,
+    subscriberUid: string,
+  ): Refusal<HistoryRefusalCode> | undefined {
+    const { productUid } = offer;
+    if (
+      offer.type === 'SUBSCRIPTION' &&
+      offer.trialDays > 0 &&
+      this.options.subscriptions.hasHadTrial(clientId, subscriberUid, productUid)
+    ) {
+      return {
+        ok: false,
+        code: 'SUB-108',
+        message: `This subscriber has already had a trial of ${productUid}.`,
+      };
+    }
+    if (offer.type === 'NON_CONSUMABLE' && this.owns(clientId, subscriberUid, productUid)) {
+      return { ok: false, code: 'CAT-109', message: `This subscriber already owns ${productUid}.` };
+    }
+    return undefined;
+  }
+
+  private owns(clientId: string, subscriberUid: string, productUid: string): boolean {
+    for (const payment of this.payments.values()) {
+      if (
+        payment.status === 'SUCCEEDED' &&
+        payment.clientId === clientId &&
+        payment.subscriberUid === subscriberUid &&
+        payment.offer.type === 'NON_CONSUMABLE' &&
+        payment.offer.productUid === productUid
+      ) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private settle(record: PaymentRecord, behaviour: ChargeBehaviour): void {
     if (record.status !== 'PROCESSING') return;
+    // Checked again at the charge: another payment of the same subscriber may have completed since
+    // this one passed the number step.
+    const refusal =
+      record.subscriberUid === undefined
+        ? undefined
+        : this.historyRefusal(record.clientId, record.offer, record.subscriberUid);
+    if (refusal) {
+      const reason = refusal.code === 'SUB-108' ? 'TRIAL_ALREADY_USED' : 'ALREADY_OWNED';
+      this.fail(record, { reason, code: refusal.code });
+      return;
+    }
     // A trial start charges nothing, so the line's balance cannot refuse it.
     const charged = !this.options.subscriptions.startsWithTrial(record);
     if (charged && behaviour === 'INSUFFICIENT_BALANCE') {

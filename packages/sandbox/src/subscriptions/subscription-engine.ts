@@ -1,10 +1,25 @@
-import type { WebhookEvent } from '@dcbkit/core';
+import type {
+  Money,
+  SubscriptionCancelWhen,
+  SubscriptionStatus,
+  WebhookEvent,
+  WebhookEventName,
+} from '@dcbkit/core';
+import { ApiError } from '../api/api-error.js';
 import type { SandboxClock } from '../clock/clock.js';
+import type { Catalog } from '../config/catalog.js';
 import { newId } from '../payments/ids.js';
 import type { PaymentRecord } from '../payments/payment-record.js';
-import { paymentEventPayload } from '../webhooks/event-payloads.js';
+import {
+  type ChargeFields,
+  paymentEventPayload,
+  subscriptionEventPayload,
+} from '../webhooks/event-payloads.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { addBillingPeriod, addDays } from './billing-period.js';
+import { chargeOutcomeOf, type RenewalOutcome, takeChargeOutcome } from './renewal-outcome.js';
 import type { SubscriptionRecord } from './subscription-record.js';
+import { SubscriptionTasks } from './subscription-tasks.js';
 
 /** What starting a subscription produced: the record, and the events that follow payment.succeeded. */
 export interface SubscriptionStart {
@@ -12,31 +27,66 @@ export interface SubscriptionStart {
   followUpEvents: WebhookEvent[];
 }
 
+export interface SubscriptionEngineOptions {
+  clock: SandboxClock;
+  catalog: Catalog;
+  outbox: WebhookOutbox;
+  log: (line: string) => void;
+}
+
+/** `subscription.trial_will_end` comes this long before the trial ends (at the start of a shorter trial). */
+export const TRIAL_REMINDER_DAYS = 3;
+
+type EndedStatus = Extract<SubscriptionStatus, 'SUSPENDED' | 'CANCELED' | 'EXPIRED'>;
+
+function hasEnded(status: SubscriptionStatus): status is EndedStatus {
+  return status === 'SUSPENDED' || status === 'CANCELED' || status === 'EXPIRED';
+}
+
 /**
- * Subscriptions started by first payments. This is the one place the payment flow hands over to
- * subscriptions: `start` runs when a SUBSCRIPTION offer's first payment succeeds. The lifecycle
- * after that (trial end, renewals, grace, cancellation) is scheduled from here on the clock.
+ * Subscriptions started by first payments, and their life on the clock: trial reminder and
+ * conversion, renewals at each period end, daily retries in grace, suspension, cancellation at
+ * once or at period end, and resumption. docs/sandbox.md draws the state diagram.
  */
 export class SubscriptionEngine {
   private readonly subscriptions = new Map<string, SubscriptionRecord>();
+  private readonly tasks: SubscriptionTasks;
 
-  constructor(private readonly clock: SandboxClock) {}
+  constructor(private readonly options: SubscriptionEngineOptions) {
+    this.tasks = new SubscriptionTasks(options.clock);
+  }
 
   /** True when this first payment opens a free trial, so nothing is charged. */
   startsWithTrial(payment: PaymentRecord): boolean {
     return payment.offer.type === 'SUBSCRIPTION' && payment.offer.trialDays > 0;
   }
 
+  /** True when this subscriber of the application has had a trial of the product (SUB-108). */
+  hasHadTrial(clientId: string, subscriberUid: string, productUid: string): boolean {
+    for (const subscription of this.subscriptions.values()) {
+      if (
+        subscription.clientId === clientId &&
+        subscription.subscriberUid === subscriberUid &&
+        subscription.offer.productUid === productUid &&
+        subscription.trialEndsAt !== null
+      ) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Creates the subscription of a first payment that just succeeded (`payment.status` is already
-   * SUCCEEDED): TRIALING until the trial ends, or ACTIVE for a paid first period.
+   * SUCCEEDED): TRIALING until the trial ends, or ACTIVE for a paid first period. The caller sends
+   * payment.succeeded, then the returned follow-up events.
    */
   start(payment: PaymentRecord): SubscriptionStart {
     const { offer, subscriberUid } = payment;
     if (offer.type !== 'SUBSCRIPTION' || !offer.billingPeriod || subscriberUid === undefined) {
       throw new TypeError('SubscriptionEngine.start: needs an identified payment for a SUBSCRIPTION offer.');
     }
-    const now = this.clock.now();
+    const now = this.options.clock.now();
     const trial = this.startsWithTrial(payment);
     const periodEnd = trial ? addDays(now, offer.trialDays) : addBillingPeriod(now, offer.billingPeriod);
     const subscription: SubscriptionRecord = {
@@ -44,19 +94,41 @@ export class SubscriptionEngine {
       clientId: payment.clientId,
       offer,
       subscriberUid,
-      paymentUid: payment.paymentUid,
+      payment,
       status: trial ? 'TRIALING' : 'ACTIVE',
       createdAt: now,
       currentPeriodStart: now,
       currentPeriodEnd: periodEnd,
       trialEndsAt: trial ? periodEnd : null,
       cancelAt: null,
+      resumeTo: null,
+      grace: null,
+      paidPeriods: trial ? 0 : 1,
+      charges: [],
+      renewalOverride: null,
+      endedAt: null,
     };
     this.subscriptions.set(subscription.subscriptionUid, subscription);
     payment.subscriptionUid = subscription.subscriptionUid;
+    this.schedule(subscription, periodEnd, 'period end', () => this.periodEnds(subscription));
+    this.options.log(`subscription ${subscription.subscriptionUid} ${subscription.status}`);
     // A trial starts access without a charge; "entitlement.granted" waits for the paid conversion.
-    const followUp = trial ? 'subscription.trial_started' : 'entitlement.granted';
-    return { subscription, followUpEvents: [paymentEventPayload(followUp, payment, now, subscription)] };
+    if (!trial) {
+      return {
+        subscription,
+        followUpEvents: [paymentEventPayload('entitlement.granted', payment, now, subscription)],
+      };
+    }
+    const followUpEvents = [paymentEventPayload('subscription.trial_started', payment, now, subscription)];
+    const remindAt = addDays(periodEnd, -TRIAL_REMINDER_DAYS);
+    if (remindAt.getTime() <= now.getTime()) {
+      followUpEvents.push(subscriptionEventPayload('subscription.trial_will_end', subscription, now));
+    } else {
+      this.schedule(subscription, remindAt, 'trial reminder', () => {
+        if (subscription.status === 'TRIALING') this.emit(subscription, 'subscription.trial_will_end');
+      });
+    }
+    return { subscription, followUpEvents };
   }
 
   /** The application's subscription, or undefined (another application's is not found either). */
@@ -64,4 +136,227 @@ export class SubscriptionEngine {
     const subscription = this.subscriptions.get(subscriptionUid);
     return subscription?.clientId === clientId ? subscription : undefined;
   }
+
+  /** Any application's subscription, for the sandbox's control endpoints. */
+  find(subscriptionUid: string): SubscriptionRecord | undefined {
+    return this.subscriptions.get(subscriptionUid);
+  }
+
+  /** Every subscription, oldest first. */
+  list(): SubscriptionRecord[] {
+    return [...this.subscriptions.values()];
+  }
+
+  /**
+   * `NOW`: CANCELED at once. `PERIOD_END`: PRE_CANCELED until the end of the current period (or
+   * trial); in grace, whose period is already over, it ends at once as EXPIRED. Asking again for
+   * PERIOD_END changes nothing. Throws SUB-101, SUB-104.
+   */
+  cancel(clientId: string, subscriptionUid: string, when: SubscriptionCancelWhen): SubscriptionRecord {
+    const subscription = this.getOrThrow(clientId, subscriptionUid);
+    const { status } = subscription;
+    if (hasEnded(status)) {
+      throw new ApiError('SUB-104', `Subscription ${subscriptionUid} has already ended (${status}).`);
+    }
+    if (when === 'NOW') {
+      subscription.cancelAt = this.options.clock.now();
+      this.end(subscription, 'CANCELED', 'subscription.canceled');
+      return subscription;
+    }
+    switch (status) {
+      case 'PRE_CANCELED':
+        return subscription;
+      case 'IN_GRACE':
+        subscription.cancelAt = this.options.clock.now();
+        this.end(subscription, 'EXPIRED', 'subscription.expired');
+        return subscription;
+      case 'TRIALING':
+      case 'ACTIVE':
+        subscription.resumeTo = status;
+        subscription.status = 'PRE_CANCELED';
+        subscription.cancelAt = subscription.currentPeriodEnd;
+        this.options.log(
+          `subscription ${subscriptionUid} PRE_CANCELED until ${subscription.cancelAt.toISOString()}`,
+        );
+        this.emit(subscription, 'subscription.updated');
+        return subscription;
+    }
+  }
+
+  /** Withdraws a PERIOD_END cancellation: back to ACTIVE (TRIALING if the trial still runs). Throws SUB-101, SUB-105. */
+  resume(clientId: string, subscriptionUid: string): SubscriptionRecord {
+    const subscription = this.getOrThrow(clientId, subscriptionUid);
+    const { resumeTo } = subscription;
+    if (subscription.status !== 'PRE_CANCELED' || resumeTo === null) {
+      throw new ApiError(
+        'SUB-105',
+        `Subscription ${subscriptionUid} has no scheduled cancellation to withdraw.`,
+      );
+    }
+    subscription.status = resumeTo;
+    subscription.resumeTo = null;
+    subscription.cancelAt = null;
+    this.options.log(`subscription ${subscriptionUid} resumed, ${resumeTo}`);
+    this.emit(subscription, 'subscription.updated');
+    return subscription;
+  }
+
+  /**
+   * Forces the answer of the next `times` charges the service runs for this subscription (every
+   * charge from now on without `times`); afterwards the line's test number decides again.
+   */
+  setRenewalOutcome(
+    subscriptionUid: string,
+    outcome: RenewalOutcome,
+    times?: number,
+  ): SubscriptionRecord | undefined {
+    const subscription = this.subscriptions.get(subscriptionUid);
+    if (subscription) {
+      subscription.renewalOverride = { outcome: chargeOutcomeOf(outcome), remaining: times ?? null };
+    }
+    return subscription;
+  }
+
+  private getOrThrow(clientId: string, subscriptionUid: string): SubscriptionRecord {
+    const subscription = this.get(clientId, subscriptionUid);
+    if (!subscription) throw new ApiError('SUB-101', `Subscription ${subscriptionUid} not found.`);
+    return subscription;
+  }
+
+  /** The end of a trial or period: a PRE_CANCELED subscription expires, any other is charged. */
+  private periodEnds(subscription: SubscriptionRecord): void {
+    if (subscription.status === 'PRE_CANCELED') {
+      this.end(subscription, 'EXPIRED', 'subscription.expired');
+    } else if (subscription.status === 'TRIALING' || subscription.status === 'ACTIVE') {
+      this.charge(subscription, 0);
+    }
+  }
+
+  private charge(subscription: SubscriptionRecord, attempt: number): void {
+    const outcome = takeChargeOutcome(subscription, this.options.catalog.config, attempt);
+    const { offer } = subscription;
+    const made = { at: this.options.clock.now().toISOString(), attempt, amount: offer.price };
+    if (outcome === 'SUCCESS') {
+      const orderId = newId('ord');
+      subscription.charges.push({ ...made, collected: true, code: null, orderId });
+      this.collected(subscription, orderId);
+    } else {
+      const code = outcome === 'DECLINED' ? 'PAY-103' : 'PAY-101';
+      subscription.charges.push({ ...made, collected: false, code, orderId: null });
+      this.notCollected(subscription, attempt, code);
+    }
+  }
+
+  /**
+   * A new period starts when its charge is collected (so a renewal collected in grace starts a full
+   * period then). The first paid period (a trial conversion) grants access; a renewal updates it;
+   * a renewal collected in grace also grants again when the grace policy had withheld access.
+   */
+  private collected(subscription: SubscriptionRecord, orderId: string): void {
+    const { offer } = subscription;
+    const now = this.options.clock.now();
+    const firstPaid = subscription.paidPeriods === 0;
+    const inGrace = subscription.grace !== null;
+    const accessWithheld = inGrace && !offer.gracePolicy.accessDuringGrace;
+    subscription.paidPeriods++;
+    subscription.status = 'ACTIVE';
+    subscription.grace = null;
+    subscription.currentPeriodStart = now;
+    subscription.currentPeriodEnd = addBillingPeriod(now, billingPeriodOf(subscription));
+    this.tasks.drop(subscription.subscriptionUid);
+    this.schedule(subscription, subscription.currentPeriodEnd, 'period end', () =>
+      this.periodEnds(subscription),
+    );
+    this.options.log(
+      `subscription ${subscription.subscriptionUid} collected (order ${orderId}), ACTIVE until ${subscription.currentPeriodEnd.toISOString()}`,
+    );
+    const fields: ChargeFields = {
+      orderId,
+      amountCollected: offer.price,
+      periodOutstanding: zero(offer.price),
+    };
+    if (inGrace || !firstPaid) this.emit(subscription, 'entitlement.updated', fields);
+    if (firstPaid || accessWithheld) this.emit(subscription, 'entitlement.granted', fields);
+  }
+
+  /**
+   * Not collected: grace begins (retried once a day for the grace policy's days), or, with no grace
+   * left, the subscription is suspended.
+   */
+  private notCollected(subscription: SubscriptionRecord, attempt: number, code: 'PAY-101' | 'PAY-103'): void {
+    const { days } = subscription.offer.gracePolicy;
+    this.options.log(
+      `subscription ${subscription.subscriptionUid} charge ${attempt} not collected (${code})`,
+    );
+    let grace = subscription.grace;
+    if (grace === null) {
+      if (days === 0) {
+        this.suspend(subscription);
+        return;
+      }
+      grace = { startedAt: this.options.clock.now(), failedRetries: 0 };
+      subscription.grace = grace;
+      subscription.status = 'IN_GRACE';
+      this.emit(subscription, 'entitlement.updated', {
+        amountCollected: zero(subscription.offer.price),
+        periodOutstanding: subscription.offer.price,
+      });
+    } else {
+      grace.failedRetries = attempt;
+      if (attempt >= days) {
+        this.suspend(subscription);
+        return;
+      }
+    }
+    const retry = grace.failedRetries + 1;
+    this.schedule(subscription, addDays(grace.startedAt, retry), `grace retry ${retry}`, () => {
+      if (subscription.status === 'IN_GRACE') this.charge(subscription, retry);
+    });
+  }
+
+  /** Ended for want of payment: "failed" when no period was ever paid (a trial that never converted). */
+  private suspend(subscription: SubscriptionRecord): void {
+    const event = subscription.paidPeriods === 0 ? 'subscription.failed' : 'subscription.suspended';
+    this.end(subscription, 'SUSPENDED', event);
+  }
+
+  private end(
+    subscription: SubscriptionRecord,
+    status: EndedStatus,
+    event:
+      | 'subscription.suspended'
+      | 'subscription.failed'
+      | 'subscription.canceled'
+      | 'subscription.expired',
+  ): void {
+    this.tasks.drop(subscription.subscriptionUid);
+    subscription.status = status;
+    subscription.resumeTo = null;
+    subscription.grace = null;
+    subscription.endedAt = this.options.clock.now();
+    this.options.log(`subscription ${subscription.subscriptionUid} ${status}`);
+    this.emit(subscription, event);
+    this.emit(subscription, 'entitlement.revoked');
+  }
+
+  private emit(subscription: SubscriptionRecord, event: WebhookEventName, charge?: ChargeFields): void {
+    this.options.outbox.emit(
+      subscription.clientId,
+      subscriptionEventPayload(event, subscription, this.options.clock.now(), charge),
+    );
+  }
+
+  private schedule(subscription: SubscriptionRecord, at: Date, what: string, run: () => void): void {
+    this.tasks.schedule(subscription.subscriptionUid, at, what, run);
+  }
+}
+
+function billingPeriodOf(subscription: SubscriptionRecord) {
+  const period = subscription.offer.billingPeriod;
+  if (!period) throw new TypeError(`Offer ${subscription.offer.offerUid} has no billing period.`);
+  return period;
+}
+
+function zero(price: Money): Money {
+  return { amount: 0, currency: price.currency };
 }

@@ -1,5 +1,28 @@
-import type { Subscription, SubscriptionStatus } from '@dcbkit/core';
+import type { Money, Subscription, SubscriptionStatus } from '@dcbkit/core';
 import type { SandboxOffer } from '../config/config-schema.js';
+import type { ChargeOutcome } from '../operator/scheduled-charges.js';
+import type { PaymentRecord } from '../payments/payment-record.js';
+
+/** A charge the service ran by itself: a trial conversion, a renewal or a grace retry. */
+export interface ScheduledCharge {
+  /** Sandbox time of the charge. */
+  at: string;
+  /** 0 for the charge at the end of a trial or period, n for the n-th retry in grace. */
+  attempt: number;
+  amount: Money;
+  collected: boolean;
+  /** Why it was not collected. */
+  code: 'PAY-101' | 'PAY-103' | null;
+  /** Set when collected. */
+  orderId: string | null;
+}
+
+/** A forced answer for the next scheduled charges, set at /sandbox/subscriptions/{uid}/renewal-outcome. */
+export interface RenewalOverride {
+  outcome: ChargeOutcome;
+  /** Charges it still applies to; null for every charge from now on. */
+  remaining: number | null;
+}
 
 /** A subscription as the sandbox stores it. */
 export interface SubscriptionRecord {
@@ -7,17 +30,33 @@ export interface SubscriptionRecord {
   clientId: string;
   offer: SandboxOffer;
   subscriberUid: string;
-  /** The payment that started it. */
-  paymentUid: string;
+  /** The first payment; its paymentUid and metadata go on every event of the subscription. */
+  payment: PaymentRecord;
   status: SubscriptionStatus;
   createdAt: Date;
   currentPeriodStart: Date;
   currentPeriodEnd: Date;
+  /** When the free trial ends (or ended); null without a trial. */
   trialEndsAt: Date | null;
+  /** While PRE_CANCELED: when it ends. Once ended by a cancellation: when it ended. */
   cancelAt: Date | null;
+  /** While PRE_CANCELED: the status a resume returns to. */
+  resumeTo: 'TRIALING' | 'ACTIVE' | null;
+  /** While IN_GRACE: when grace began and how many retries have failed since. */
+  grace: { startedAt: Date; failedRetries: number } | null;
+  /** Periods paid for so far; 0 for a trial that has not converted. */
+  paidPeriods: number;
+  charges: ScheduledCharge[];
+  renewalOverride: RenewalOverride | null;
+  endedAt: Date | null;
 }
 
-/** The Subscription resource of the spec; `trialEndsAt` only while trialing. */
+/** True while the free trial runs: TRIALING, or PRE_CANCELED before the trial converted. */
+export function isTrialRunning(record: SubscriptionRecord): boolean {
+  return record.status === 'TRIALING' || (record.status === 'PRE_CANCELED' && record.resumeTo === 'TRIALING');
+}
+
+/** The Subscription resource of the spec; `trialEndsAt` only while the trial runs. */
 export function toSubscriptionView(record: SubscriptionRecord): Subscription {
   return {
     subscriptionUid: record.subscriptionUid,
@@ -27,8 +66,22 @@ export function toSubscriptionView(record: SubscriptionRecord): Subscription {
     subscriberUid: record.subscriberUid,
     currentPeriodEnd: record.currentPeriodEnd.toISOString(),
     cancelAt: record.cancelAt ? record.cancelAt.toISOString() : null,
-    ...(record.status === 'TRIALING' && record.trialEndsAt
+    ...(isTrialRunning(record) && record.trialEndsAt
       ? { trialEndsAt: record.trialEndsAt.toISOString() }
       : {}),
+  };
+}
+
+/** What /sandbox/subscriptions shows: the resource, plus who owns it and the charges run so far. */
+export function toSubscriptionControlView(record: SubscriptionRecord) {
+  return {
+    ...toSubscriptionView(record),
+    clientId: record.clientId,
+    paymentUid: record.payment.paymentUid,
+    createdAt: record.createdAt.toISOString(),
+    currentPeriodStart: record.currentPeriodStart.toISOString(),
+    endedAt: record.endedAt ? record.endedAt.toISOString() : null,
+    renewalOverride: record.renewalOverride,
+    charges: record.charges,
   };
 }

@@ -79,6 +79,22 @@ export async function apiPost(
   );
 }
 
+/** A JSON request to a sandbox control endpoint (no token); a string body is sent as is. */
+export async function controlRequest(
+  sandbox: Sandbox,
+  method: 'POST' | 'PUT',
+  path: string,
+  body: unknown,
+): Promise<JsonAnswer> {
+  return answer(
+    await fetch(`${sandbox.apiBaseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
+}
+
 let keyCounter = 0;
 
 /** A fresh valid Idempotency-Key. */

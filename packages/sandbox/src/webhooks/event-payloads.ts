@@ -1,6 +1,6 @@
-import type { WebhookEvent, WebhookEventName } from '@dcbkit/core';
+import type { Money, WebhookEvent, WebhookEventName } from '@dcbkit/core';
 import type { PaymentRecord } from '../payments/payment-record.js';
-import type { SubscriptionRecord } from '../subscriptions/subscription-record.js';
+import { isTrialRunning, type SubscriptionRecord } from '../subscriptions/subscription-record.js';
 
 /**
  * An event about a payment (and the subscription it started, if any), with the fields the spec
@@ -29,13 +29,49 @@ export function paymentEventPayload(
   };
 }
 
+/** What a scheduled charge moved: on renewals, trial conversions and grace. */
+export interface ChargeFields {
+  /** Only when money moved for this event: each collected charge has its own order. */
+  orderId?: string;
+  amountCollected: Money;
+  periodOutstanding: Money;
+}
+
+/**
+ * An event in a subscription's life after its first payment. It names the first payment (whose
+ * status stays SUCCEEDED) and echoes its metadata, so a partner finds the account it belongs to.
+ */
+export function subscriptionEventPayload(
+  event: WebhookEventName,
+  subscription: SubscriptionRecord,
+  occurredAt: Date,
+  charge?: ChargeFields,
+): WebhookEvent {
+  const { payment, offer } = subscription;
+  return {
+    event,
+    paymentUid: payment.paymentUid,
+    status: payment.status,
+    ...(charge?.orderId !== undefined ? { orderId: charge.orderId } : {}),
+    productUid: offer.productUid,
+    offerUid: offer.offerUid,
+    subscriberUid: subscription.subscriberUid,
+    ...subscriptionFields(subscription),
+    ...(charge
+      ? { amountCollected: charge.amountCollected, periodOutstanding: charge.periodOutstanding }
+      : {}),
+    metadata: payment.metadata,
+    occurredAt: occurredAt.toISOString(),
+  };
+}
+
 function subscriptionFields(subscription: SubscriptionRecord): Partial<WebhookEvent> {
   return {
     subscriptionUid: subscription.subscriptionUid,
     subscriptionStatus: subscription.status,
     currentPeriodEnd: subscription.currentPeriodEnd.toISOString(),
     cancelAt: subscription.cancelAt ? subscription.cancelAt.toISOString() : null,
-    ...(subscription.status === 'TRIALING' && subscription.trialEndsAt
+    ...(isTrialRunning(subscription) && subscription.trialEndsAt
       ? { trialEndsAt: subscription.trialEndsAt.toISOString() }
       : {}),
   };

@@ -1,7 +1,9 @@
 import { SIGNATURE_HEADER, signWebhook, type WebhookEvent } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
+import type { ChaosSettings } from '../config/chaos-settings.js';
 import { newId } from '../payments/ids.js';
+import { DeliveryChaos, STALE_SIGNATURE_AGE_SECONDS } from './delivery-chaos.js';
 
 /** The spec: up to five attempts within 48 hours of the first, then dead-lettered. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -16,11 +18,15 @@ const RESPONSE_BODY_LIMIT = 2048;
  */
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'DEAD_LETTERED' | 'NOT_POSTED';
 
+/** What delivery chaos did to an attempt: a stale signature, or an extra copy of a delivered event. */
+export type AttemptChaos = 'stale-signature' | 'duplicate';
+
 /** One POST of an event to the webhook URL and how it went. */
 export interface DeliveryAttempt {
-  /** 1-based; replays continue the count. */
+  /** 1-based; replays and duplicates continue the count. */
   number: number;
   replay: boolean;
+  chaos: AttemptChaos | null;
   /** Sandbox time of the attempt. */
   at: string;
   url: string;
@@ -48,6 +54,8 @@ export interface WebhookDelivery {
   firstAttemptAt: string | null;
   nextAttemptAt: string | null;
   attempts: DeliveryAttempt[];
+  /** What delivery chaos did to the event as a whole (held back, delayed). */
+  chaos: string[];
 }
 
 export interface WebhookOutboxOptions {
@@ -65,17 +73,36 @@ export interface WebhookOutboxOptions {
   log: (line: string) => void;
 }
 
-/** Records every event, posts it signed, retries with backoff, dead-letters, replays. */
+type AttemptKind = 'scheduled' | 'replay' | 'duplicate';
+
+/**
+ * Records every event, posts it signed, retries with backoff, dead-letters, replays; and, when
+ * chaos is on, duplicates, holds back, delays and signs stale the way docs/sandbox.md describes.
+ */
 export class WebhookOutbox {
   private readonly deliveries: WebhookDelivery[] = [];
   private readonly urls = new Map<string, string | null>();
+  /** The next attempt (or the release of a held event) of each pending delivery. */
   private readonly retries = new Map<string, { cancel(): void }>();
+  /** Events held back for reordering, oldest first. */
+  private held: WebhookDelivery[] = [];
   private readonly closing = new AbortController();
+  private readonly chaos: DeliveryChaos;
 
   constructor(private readonly options: WebhookOutboxOptions) {
     for (const application of options.catalog.config.applications) {
       this.urls.set(application.clientId, application.webhook.url);
     }
+    this.chaos = new DeliveryChaos(options.catalog.config.chaos);
+  }
+
+  chaosSettings(): ChaosSettings {
+    return this.chaos.settings();
+  }
+
+  /** Replaces the chaos settings from the next event on, restarting the dice from their seed. */
+  setChaos(settings: ChaosSettings): void {
+    this.chaos.configure(settings);
   }
 
   webhookUrl(clientId: string): string | null {
@@ -88,7 +115,7 @@ export class WebhookOutbox {
     this.urls.set(clientId, url);
   }
 
-  /** Records an event and schedules its first attempt now. */
+  /** Records an event and schedules its first attempt now (later, or held back, under chaos). */
   emit(clientId: string, payload: WebhookEvent): WebhookDelivery {
     const delivery: WebhookDelivery = {
       id: newId('evt'),
@@ -101,13 +128,19 @@ export class WebhookOutbox {
       firstAttemptAt: null,
       nextAttemptAt: null,
       attempts: [],
+      chaos: [],
     };
     this.deliveries.push(delivery);
+    const now = this.options.clock.now().getTime();
     if (this.webhookUrl(clientId) === null) {
       delivery.status = 'NOT_POSTED';
       this.options.log(`webhook ${delivery.event} ${delivery.id}: recorded, not posted (no webhook URL)`);
+    } else if (this.chaos.holdForReorder()) {
+      this.hold(delivery, now);
     } else {
-      this.scheduleAttempt(delivery, this.options.clock.now());
+      const delaySeconds = this.chaos.firstAttemptDelaySeconds();
+      if (delaySeconds > 0) delivery.chaos.push(`first attempt delayed ${delaySeconds} s`);
+      this.scheduleAttempt(delivery, new Date(now + delaySeconds * 1000));
     }
     return delivery;
   }
@@ -127,10 +160,11 @@ export class WebhookOutbox {
   async replay(id: string): Promise<WebhookDelivery | undefined> {
     const delivery = this.get(id);
     if (!delivery) return undefined;
-    const attempt = await this.attempt(delivery, true);
+    const attempt = await this.attempt(delivery, 'replay');
     if (attempt?.ok) {
       this.retries.get(delivery.id)?.cancel();
       this.retries.delete(delivery.id);
+      this.held = this.held.filter((held) => held !== delivery);
       delivery.status = 'DELIVERED';
       delivery.nextAttemptAt = null;
     }
@@ -142,6 +176,37 @@ export class WebhookOutbox {
     this.closing.abort();
     for (const retry of this.retries.values()) retry.cancel();
     this.retries.clear();
+    this.held = [];
+  }
+
+  /** Holds an event back until a later event of its application has been posted, or for reorderHoldSeconds. */
+  private hold(delivery: WebhookDelivery, now: number): void {
+    const releaseAt = new Date(now + this.chaos.settings().reorderHoldSeconds * 1000);
+    delivery.chaos.push('held back until a later event was posted');
+    delivery.nextAttemptAt = releaseAt.toISOString();
+    this.held.push(delivery);
+    const task = this.options.clock.schedule(releaseAt, `release held webhook ${delivery.id}`, () =>
+      this.release([delivery]),
+    );
+    this.retries.set(delivery.id, task);
+  }
+
+  /** Sends held events now, in the order given. */
+  private release(deliveries: WebhookDelivery[]): void {
+    for (const delivery of deliveries) {
+      this.held = this.held.filter((held) => held !== delivery);
+      this.retries.get(delivery.id)?.cancel();
+      this.scheduleAttempt(delivery, this.options.clock.now());
+    }
+  }
+
+  /** Once an event has been posted, the events held back before it go, newest first. */
+  private releaseOvertaken(posted: WebhookDelivery): void {
+    const position = this.deliveries.indexOf(posted);
+    const overtaken = this.held.filter(
+      (held) => held.clientId === posted.clientId && this.deliveries.indexOf(held) < position,
+    );
+    this.release(overtaken.reverse());
   }
 
   private scheduleAttempt(delivery: WebhookDelivery, at: Date): void {
@@ -156,22 +221,30 @@ export class WebhookOutbox {
     this.retries.delete(delivery.id);
     delivery.nextAttemptAt = null;
     if (delivery.status !== 'PENDING') return;
-    const attempt = await this.attempt(delivery, false);
+    const attempt = await this.attempt(delivery, 'scheduled');
     if (this.closing.signal.aborted) return;
     if (!attempt) {
       // The URL was removed since the event happened.
       delivery.status = 'NOT_POSTED';
       return;
     }
+    this.releaseOvertaken(delivery);
     if (attempt.ok) {
       delivery.status = 'DELIVERED';
+      if (this.chaos.duplicate()) {
+        this.options.clock.schedule(this.options.clock.now(), `duplicate webhook ${delivery.id}`, () =>
+          this.attempt(delivery, 'duplicate'),
+        );
+      }
       return;
     }
     this.planRetry(delivery);
   }
 
   private planRetry(delivery: WebhookDelivery): void {
-    const scheduledAttempts = delivery.attempts.filter((attempt) => !attempt.replay).length;
+    const scheduledAttempts = delivery.attempts.filter(
+      (attempt) => !attempt.replay && attempt.chaos !== 'duplicate',
+    ).length;
     const delaySeconds = this.options.retryDelaysSeconds[scheduledAttempts - 1];
     const firstAttemptAt = Date.parse(delivery.firstAttemptAt ?? delivery.createdAt);
     const nextAt = this.options.clock.now().getTime() + (delaySeconds ?? 0) * 1000;
@@ -189,20 +262,25 @@ export class WebhookOutbox {
     this.scheduleAttempt(delivery, new Date(nextAt));
   }
 
-  private async attempt(delivery: WebhookDelivery, replay: boolean): Promise<DeliveryAttempt | undefined> {
+  private async attempt(delivery: WebhookDelivery, kind: AttemptKind): Promise<DeliveryAttempt | undefined> {
     const url = this.webhookUrl(delivery.clientId);
     const application = this.options.catalog.application(delivery.clientId);
     if (url === null || !application || this.closing.signal.aborted) return undefined;
     const at = this.options.clock.now().toISOString();
     delivery.firstAttemptAt ??= at;
+    // Only a first attempt is ever stale, so the retry that follows the receiver's refusal is fresh.
+    const stale = kind === 'scheduled' && delivery.attempts.length === 0 && this.chaos.signStale();
+    const signedAt =
+      this.options.signatureTime().getTime() - (stale ? STALE_SIGNATURE_AGE_SECONDS * 1000 : 0);
     const signature = signWebhook({
       payload: delivery.body,
       secret: application.webhook.secret,
-      timestamp: this.options.signatureTime(),
+      timestamp: new Date(signedAt),
     });
     const attempt: DeliveryAttempt = {
       number: delivery.attempts.length + 1,
-      replay,
+      replay: kind === 'replay',
+      chaos: stale ? 'stale-signature' : kind === 'duplicate' ? 'duplicate' : null,
       at,
       url,
       signature,
@@ -232,7 +310,7 @@ export class WebhookOutbox {
       attempt.error = describeFailure(error, this.options.timeoutMs);
     }
     this.options.log(
-      `webhook ${delivery.event} ${delivery.id} attempt ${attempt.number}${replay ? ' (replay)' : ''}: ` +
+      `webhook ${delivery.event} ${delivery.id} attempt ${attempt.number}${kind === 'scheduled' ? '' : ` (${kind})`}${stale ? ' (stale signature)' : ''}: ` +
         (attempt.httpStatus !== null ? `HTTP ${attempt.httpStatus}` : (attempt.error ?? 'failed')),
     );
     return attempt;

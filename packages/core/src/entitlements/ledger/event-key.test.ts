@@ -16,6 +16,7 @@ describe('eventKey', () => {
       { ...base, subscriptionUid: 'sub_2' },
       { ...base, subscriptionUid: undefined },
       { ...base, orderId: 'ord_2' },
+      { ...base, subscriptionStatus: 'PRE_CANCELED' as const },
       { ...base, occurredAt: '2026-11-21T12:00:01.000Z' },
     ];
     const keys = new Set([base, ...variants].map(eventKey));
@@ -26,7 +27,23 @@ describe('eventKey', () => {
     const a = event('entitlement.updated', 0, { paymentUid: 'pay_1', subscriptionUid: 'sub' });
     const b = event('entitlement.updated', 0, { paymentUid: 'pay_1sub', subscriptionUid: '' });
     expect(eventKey(a)).not.toBe(eventKey(b));
-    expect(eventKey(a).split('\u001f')).toEqual(['entitlement.updated', 'pay_1', 'sub', '', a.occurredAt]);
+    expect(eventKey(a).split('\u001f')).toEqual([
+      'entitlement.updated',
+      'pay_1',
+      'sub',
+      '',
+      '',
+      a.occurredAt,
+    ]);
+  });
+
+  it('tells a cancellation from its withdrawal at the same instant', () => {
+    const scheduled = event('subscription.updated', 0, {
+      subscriptionUid: 'sub_1',
+      subscriptionStatus: 'PRE_CANCELED',
+    });
+    const withdrawn = { ...scheduled, subscriptionStatus: 'ACTIVE' as const, cancelAt: null };
+    expect(eventKey(scheduled)).not.toBe(eventKey(withdrawn));
   });
 });
 
