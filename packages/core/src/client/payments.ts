@@ -7,8 +7,14 @@ import {
   type Payment,
   paymentSchema,
 } from '../schemas/payment.js';
-import { checkInput, checkUid, refusedBeforeSending } from './check-input.js';
-import { apiRequest, envelopeData, JSON_CONTENT, type SendAuthenticated } from './resource-request.js';
+import { checkInput, refusedBeforeSending } from './check-input.js';
+import {
+  apiRequest,
+  envelopeData,
+  JSON_CONTENT,
+  resourceTarget,
+  type SendAuthenticated,
+} from './resource-request.js';
 
 export interface CreatePaymentOptions {
   /**
@@ -69,27 +75,12 @@ export function createPaymentsApi(send: SendAuthenticated): PaymentsApi {
       );
     },
     async retrieve(paymentUid) {
-      const uid = checkUid(paymentUid, {
-        method: 'GET',
-        path: '/v1/payments/{paymentUid}',
-        name: 'paymentUid',
-      });
-      return send(
-        apiRequest({ method: 'GET', target: `/v1/payments/${encodeURIComponent(uid)}` }, paymentData),
-      );
+      const target = resourceTarget('GET', '/v1/payments/{paymentUid}', paymentUid);
+      return send(apiRequest({ method: 'GET', target }, paymentData));
     },
     async cancel(paymentUid) {
-      const uid = checkUid(paymentUid, {
-        method: 'POST',
-        path: '/v1/payments/{paymentUid}/cancel',
-        name: 'paymentUid',
-      });
-      return send(
-        apiRequest(
-          { method: 'POST', target: `/v1/payments/${encodeURIComponent(uid)}/cancel` },
-          canceledPaymentData,
-        ),
-      );
+      const target = resourceTarget('POST', '/v1/payments/{paymentUid}/cancel', paymentUid);
+      return send(apiRequest({ method: 'POST', target }, canceledPaymentData));
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { successEnvelopeSchema } from '../schemas/envelope.js';
+import { checkUid } from './check-input.js';
 import { readApiAnswer } from './read-answer.js';
 import type { PlannedRequest } from './request-runner.js';
 
@@ -24,3 +25,12 @@ export function apiRequest<T>(
 }
 
 export const JSON_CONTENT = { 'content-type': 'application/json' } as const;
+
+/**
+ * The request target for a path template with one `{name}`, filled with the checked, URL-encoded
+ * id: `resourceTarget('GET', '/v1/payments/{paymentUid}', uid)`. Throws VAL-001/VAL-002 before sending.
+ */
+export function resourceTarget(method: 'GET' | 'POST', path: string, id: unknown): string {
+  const name = /\{(\w+)\}/.exec(path)?.[1] ?? 'id';
+  return path.replace(`{${name}}`, encodeURIComponent(checkUid(id, { method, path, name })));
+}

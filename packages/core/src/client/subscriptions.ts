@@ -4,8 +4,14 @@ import {
   subscriptionCancelRequestSchema,
   subscriptionSchema,
 } from '../schemas/subscription.js';
-import { checkInput, checkUid } from './check-input.js';
-import { apiRequest, envelopeData, JSON_CONTENT, type SendAuthenticated } from './resource-request.js';
+import { checkInput } from './check-input.js';
+import {
+  apiRequest,
+  envelopeData,
+  JSON_CONTENT,
+  resourceTarget,
+  type SendAuthenticated,
+} from './resource-request.js';
 
 export interface SubscriptionsApi {
   /** `GET /v1/subscriptions/{subscriptionUid}`. */
@@ -28,46 +34,23 @@ const subscriptionData = envelopeData(subscriptionSchema);
 export function createSubscriptionsApi(send: SendAuthenticated): SubscriptionsApi {
   return {
     async retrieve(subscriptionUid) {
-      const uid = checkUid(subscriptionUid, {
-        method: 'GET',
-        path: '/v1/subscriptions/{subscriptionUid}',
-        name: 'subscriptionUid',
-      });
-      return send(
-        apiRequest(
-          { method: 'GET', target: `/v1/subscriptions/${encodeURIComponent(uid)}` },
-          subscriptionData,
-        ),
-      );
+      const target = resourceTarget('GET', '/v1/subscriptions/{subscriptionUid}', subscriptionUid);
+      return send(apiRequest({ method: 'GET', target }, subscriptionData));
     },
     async cancel(subscriptionUid, request) {
-      const where = { method: 'POST', path: '/v1/subscriptions/{subscriptionUid}/cancel' };
-      const uid = checkUid(subscriptionUid, { ...where, name: 'subscriptionUid' });
-      const body = checkInput(subscriptionCancelRequestSchema, request, { ...where, name: '' });
+      const path = '/v1/subscriptions/{subscriptionUid}/cancel';
+      const target = resourceTarget('POST', path, subscriptionUid);
+      const body = checkInput(subscriptionCancelRequestSchema, request, { method: 'POST', path, name: '' });
       return send(
         apiRequest(
-          {
-            method: 'POST',
-            target: `/v1/subscriptions/${encodeURIComponent(uid)}/cancel`,
-            headers: { ...JSON_CONTENT },
-            body: JSON.stringify(body),
-          },
+          { method: 'POST', target, headers: { ...JSON_CONTENT }, body: JSON.stringify(body) },
           subscriptionData,
         ),
       );
     },
     async resume(subscriptionUid) {
-      const uid = checkUid(subscriptionUid, {
-        method: 'POST',
-        path: '/v1/subscriptions/{subscriptionUid}/resume',
-        name: 'subscriptionUid',
-      });
-      return send(
-        apiRequest(
-          { method: 'POST', target: `/v1/subscriptions/${encodeURIComponent(uid)}/resume` },
-          subscriptionData,
-        ),
-      );
+      const target = resourceTarget('POST', '/v1/subscriptions/{subscriptionUid}/resume', subscriptionUid);
+      return send(apiRequest({ method: 'POST', target }, subscriptionData));
     },
   };
 }
