@@ -1,8 +1,8 @@
 import {
   gateAnswer,
+  type PartnerAction,
+  type PartnerRouteHandlers,
   type PartnerRoutes,
-  type RouteInput,
-  type RouteResult,
   type RouteView,
   runPartnerRoute,
 } from '@dcbkit/core';
@@ -19,24 +19,8 @@ export interface ExpressRoutesOptions {
   offersPage?: string;
 }
 
-type PartnerAction = (input: RouteInput) => Promise<RouteResult>;
-
 /** The route handlers, each ready to mount. */
-export interface ExpressRoutes {
-  /** POST: starts a payment for the form's offerUid and nonce; 303 to checkout (JSON for embedded). */
-  checkout(): RequestHandler;
-  /** GET: the return URL; confirms the payment server-side and grants when it succeeded. */
-  returnPage(): RequestHandler;
-  /** POST `:subscriptionUid` with `when` NOW or PERIOD_END. */
-  cancelSubscription(): RequestHandler;
-  /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */
-  resumeSubscription(): RequestHandler;
-  /** Lets the request through only when the account has access to the product; else 403 or a redirect. */
-  requireAccess(
-    productUid: string,
-    gate?: { accountKey?: ExpressRoutesOptions['accountKey']; redirectTo?: string },
-  ): RequestHandler;
-}
+export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOptions['accountKey']>;
 
 /**
  * Checkout, return, subscription cancel/resume and the access gate as Express handlers. Every

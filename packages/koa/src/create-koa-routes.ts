@@ -1,8 +1,8 @@
 import {
   gateAnswer,
+  type PartnerAction,
+  type PartnerRouteHandlers,
   type PartnerRoutes,
-  type RouteInput,
-  type RouteResult,
   type RouteView,
   runPartnerRoute,
 } from '@dcbkit/core';
@@ -19,24 +19,8 @@ export interface KoaRoutesOptions {
   offersPage?: string;
 }
 
-type PartnerAction = (input: RouteInput) => Promise<RouteResult>;
-
 /** The route handlers, each ready to mount. */
-export interface KoaRoutes {
-  /** POST: starts a payment for the form's offerUid and nonce; 303 to checkout (JSON for embedded). */
-  checkout(): Middleware;
-  /** GET: the return URL; confirms the payment server-side and grants when it succeeded. */
-  returnPage(): Middleware;
-  /** POST `:subscriptionUid` with `when` NOW or PERIOD_END. */
-  cancelSubscription(): Middleware;
-  /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */
-  resumeSubscription(): Middleware;
-  /** Lets the request through only when the account has access to the product; else 403 or a redirect. */
-  requireAccess(
-    productUid: string,
-    gate?: { accountKey?: KoaRoutesOptions['accountKey']; redirectTo?: string },
-  ): Middleware;
-}
+export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['accountKey']>;
 
 /**
  * Checkout, return, subscription cancel/resume and the access gate as Koa middleware (for

@@ -8,6 +8,9 @@ import type { PartnerRoutes, RouteInput } from '../routes/partner-routes.js';
 import type { RouteResult, RouteView } from '../routes/route-result.js';
 import { collectFields, type FieldSources } from './collect-fields.js';
 
+/** One of the partner routes (checkout, return, cancel, resume), as runPartnerRoute runs it. */
+export type PartnerAction = (input: RouteInput) => Promise<RouteResult>;
+
 /** What an adapter writes back: always an answer; for a view, also the view, for an app that renders it itself. */
 export type PartnerRouteOutcome = { answer: HttpAnswer; view?: RouteView };
 
@@ -17,7 +20,7 @@ export type PartnerRouteOutcome = { answer: HttpAnswer; view?: RouteView };
  * error is thrown, for the app's own error handling.
  */
 export async function runPartnerRoute(
-  action: (input: RouteInput) => Promise<RouteResult>,
+  action: PartnerAction,
   accountKey: string | undefined | Promise<string | undefined>,
   sources: FieldSources,
 ): Promise<PartnerRouteOutcome> {

@@ -14,4 +14,5 @@ export {
   type RouteInput,
 } from './partner-routes.js';
 export { RouteError, type RouteErrorCode } from './route-error.js';
+export type { PartnerRouteHandlers } from './route-handlers.js';
 export type { ReturnState, RouteResult, RouteView } from './route-result.js';
