@@ -1,6 +1,5 @@
 import { subscriptionSchema } from '@dcbkit/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxConfig } from '../config/config-schema.js';
+import { describe, expect, it } from 'vitest';
 import { apiGet, apiPost, dataOf, expectApiError, getToken } from '../test-support/api-client.js';
 import { addApplication } from '../test-support/sandbox-fixture.js';
 import {
@@ -8,22 +7,11 @@ import {
   DAY_SECONDS,
   receivedEvents,
   resumeSubscription,
-  type SubscriptionWorld,
-  startSubscriptionWorld,
-  stopSubscriptionWorld,
   subscribe,
+  useSubscriptionWorld,
 } from '../test-support/subscription-world.js';
 
-let world: SubscriptionWorld | undefined;
-afterEach(async () => {
-  await stopSubscriptionWorld(world);
-  world = undefined;
-});
-
-async function start(configure?: (config: SandboxConfig) => void): Promise<SubscriptionWorld> {
-  world = await startSubscriptionWorld(configure);
-  return world;
-}
+const start = useSubscriptionWorld();
 
 describe('POST /v1/subscriptions/{uid}/cancel and /resume: errors', () => {
   it('SUB-101 for an unknown subscription, or another application’s', async () => {

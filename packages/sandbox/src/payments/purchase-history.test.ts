@@ -1,6 +1,5 @@
 import { paymentSchema } from '@dcbkit/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxConfig } from '../config/config-schema.js';
+import { describe, expect, it } from 'vitest';
 import {
   apiGet,
   createPayment,
@@ -17,21 +16,11 @@ import {
   readPayment,
   receivedEvents,
   type SubscriptionWorld,
-  startSubscriptionWorld,
-  stopSubscriptionWorld,
   subscribe,
+  useSubscriptionWorld,
 } from '../test-support/subscription-world.js';
 
-let world: SubscriptionWorld | undefined;
-afterEach(async () => {
-  await stopSubscriptionWorld(world);
-  world = undefined;
-});
-
-async function start(configure?: (config: SandboxConfig) => void): Promise<SubscriptionWorld> {
-  world = await startSubscriptionWorld(configure);
-  return world;
-}
+const start = useSubscriptionWorld();
 
 async function newPayment(w: SubscriptionWorld, offerUid: string, extra: Record<string, unknown> = {}) {
   return dataOf(await createPayment(w.sandbox, await w.token(), paymentBody(offerUid, extra)), paymentSchema);

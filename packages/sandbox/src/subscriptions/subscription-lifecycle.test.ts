@@ -1,5 +1,5 @@
 import { eventKey, type Subscription, type WebhookEvent } from '@dcbkit/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import { apiGet, apiPost } from '../test-support/api-client.js';
 import {
@@ -12,22 +12,12 @@ import {
   receivedEvents,
   resumeSubscription,
   type SubscriptionWorld,
-  startSubscriptionWorld,
-  stopSubscriptionWorld,
   subscribe,
   timeline,
+  useSubscriptionWorld,
 } from '../test-support/subscription-world.js';
 
-let world: SubscriptionWorld | undefined;
-afterEach(async () => {
-  await stopSubscriptionWorld(world);
-  world = undefined;
-});
-
-async function start(configure?: (config: SandboxConfig) => void): Promise<SubscriptionWorld> {
-  world = await startSubscriptionWorld(configure);
-  return world;
-}
+const start = useSubscriptionWorld();
 
 const TND = (amount: number) => ({ amount, currency: 'TND' });
 const day = (date: string) => `2030-${date}T00:00:00.000Z`;

@@ -9,7 +9,7 @@ import {
   subscriptionSchema,
   type WebhookEvent,
 } from '@dcbkit/core';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import { offerDefinitionsOf } from '../config/offer-definitions.js';
 import type { Sandbox } from '../start-sandbox.js';
@@ -171,4 +171,25 @@ export function partnerEntitlement(
 /** The entitlement status core's rules should reach for a subscription status. */
 export function entitlementStatusFor(status: SubscriptionStatus): EntitlementStatus {
   return status === 'SUSPENDED' || status === 'CANCELED' || status === 'EXPIRED' ? 'REVOKED' : status;
+}
+
+/**
+ * For a test file: stops each test's world after it, and returns the `start` that makes one.
+ *
+ * @example
+ * const start = useSubscriptionWorld();
+ * it('...', async () => { const world = await start(); });
+ */
+export function useSubscriptionWorld(): (
+  configure?: (config: SandboxConfig) => void,
+) => Promise<SubscriptionWorld> {
+  let world: SubscriptionWorld | undefined;
+  afterEach(async () => {
+    await stopSubscriptionWorld(world);
+    world = undefined;
+  });
+  return async (configure) => {
+    world = await startSubscriptionWorld(configure);
+    return world;
+  };
 }
