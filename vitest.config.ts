@@ -8,14 +8,25 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@dcbkit\/core\/testing$/, replacement: fromRoot('./packages/core/src/testing/index.ts') },
+      { find: /^@dcbkit\/core\/schemas$/, replacement: fromRoot('./packages/core/src/schemas/index.ts') },
+      { find: /^@dcbkit\/core\/node$/, replacement: fromRoot('./packages/core/src/node/index.ts') },
+      { find: /^@dcbkit\/core\/webhooks$/, replacement: fromRoot('./packages/core/src/webhooks/index.ts') },
       { find: /^@dcbkit\/core$/, replacement: fromRoot('./packages/core/src/index.ts') },
+      {
+        find: /^@dcbkit\/sandbox\/testing$/,
+        replacement: fromRoot('./packages/sandbox/src/testing/index.ts'),
+      },
       { find: /^@dcbkit\/sandbox$/, replacement: fromRoot('./packages/sandbox/src/index.ts') },
       { find: /^@dcbkit\/express$/, replacement: fromRoot('./packages/express/src/index.ts') },
       { find: /^@dcbkit\/koa$/, replacement: fromRoot('./packages/koa/src/index.ts') },
+      { find: /^@dcbkit\/store-postgres$/, replacement: fromRoot('./packages/store-postgres/src/index.ts') },
     ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'starters/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Global describe/it, as jest and mocha give them: @dcbkit/core/testing's run*Conformance use
+    // them when a test file does not pass its runner's { describe, it }.
+    globals: true,
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -2,7 +2,7 @@
  * The API client against the sandbox emulator: every method over real HTTP, with the service's
  * own answers (envelopes, idempotency, PAY-104, PAY-106, ATH-001) rather than scripted ones.
  */
-import { createClient, DcbApiError, type DcbClient, DcbTokenError } from '@dcbkit/core';
+import { createClient, DcbApiError, type DcbClient, DcbError } from '@dcbkit/core';
 import { type Sandbox, startSandbox } from '@dcbkit/sandbox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -98,7 +98,7 @@ describe('client against the sandbox', () => {
     expect(unknownSubscription).toMatchObject({ code: 'SUB-101', httpStatus: 404 });
   });
 
-  it('turns wrong credentials into DcbTokenError ATH-001', async () => {
+  it('turns wrong credentials into token_refused (the sandbox answers ATH-001)', async () => {
     const wrong = createClient({
       environment: 'sandbox',
       baseUrl: sandbox.apiBaseUrl,
@@ -106,7 +106,11 @@ describe('client against the sandbox', () => {
       clientSecret: 'not-the-secret',
     });
     const error = await wrong.payments.retrieve('pay_1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DcbTokenError);
-    expect(error).toMatchObject({ httpStatus: 401, code: 'ATH-001' });
+    expect(error).toBeInstanceOf(DcbError);
+    expect(error).toMatchObject({
+      httpStatus: 401,
+      code: 'token_refused',
+      details: { serviceCode: 'ATH-001' },
+    });
   });
 });

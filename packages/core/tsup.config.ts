@@ -1,8 +1,17 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    schemas: 'src/schemas/index.ts',
+    node: 'src/node/index.ts',
+    webhooks: 'src/webhooks/index.ts',
+    testing: 'src/testing/index.ts',
+  },
   format: ['esm', 'cjs'],
+  // Shared chunks, in both formats: each subpath loads the same module instances as the root, so
+  // one error class, one key cache, and a bundler keeps only what an import reaches.
+  splitting: true,
   dts: true,
   clean: true,
   sourcemap: true,

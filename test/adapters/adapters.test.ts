@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import { createCheckoutNonce, signWebhook } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
@@ -103,11 +103,13 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
   });
 
   describe('partner routes on the sandbox', () => {
+    /** A form post as the partner's page makes it: with this account's form token. */
     async function checkout(url: string, account: string, fields: Record<string, string>) {
+      const token = running?.kit.routes.formToken(account) ?? '';
       return fetch(`${url}/checkout`, {
         method: 'POST',
-        headers: { ...as(account), 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields),
+        headers: { ...as(account), 'content-type': 'application/x-www-form-urlencoded', origin: url },
+        body: new URLSearchParams({ token, ...fields }),
         redirect: 'manual',
       });
     }
@@ -116,9 +118,9 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       'runs a checkout round trip: one payment per form, paid on the checkout pages, granted on return (body parsing: %s)',
       async (bodyParsing) => {
         const { sandbox, app, kit } = await start(bodyParsing);
-        const nonce = createCheckoutNonce();
-        const first = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', nonce });
-        const again = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', nonce });
+        const token = kit.routes.formToken('alice');
+        const first = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', token });
+        const again = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', token });
         expect(first.status).toBe(303);
         const checkoutUrl = first.headers.get('location') ?? '';
         expect(checkoutUrl).toMatch(new RegExp(`^${sandbox.checkoutBaseUrl}/c/pay_`));
@@ -132,7 +134,11 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
 
         const thanks = await fetch(returned, { headers: as('alice') });
         expect(thanks.status).toBe(200);
-        expect(await thanks.json()).toMatchObject({ kind: 'return', state: 'succeeded', hasAccess: true });
+        expect(await thanks.json()).toMatchObject({
+          kind: 'return',
+          state: 'succeeded',
+          productAccess: true,
+        });
         const other = await fetch(returned, { headers: as('bob') });
         expect(other.status).toBe(404);
 
@@ -158,11 +164,13 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
 
     it("refuses what the form gets wrong and what is not the signed-in account's", async () => {
       const { app } = await start();
-      expect((await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock' })).status).toBe(400);
-      expect(
-        (await checkout(app.url, 'alice', { offerUid: 'no_such_offer', nonce: createCheckoutNonce() }))
-          .status,
-      ).toBe(404);
+      const json = await fetch(`${app.url}/checkout`, {
+        method: 'POST',
+        headers: { ...as('alice'), 'content-type': 'application/json' },
+        body: JSON.stringify({ offerUid: 'offer_full_unlock' }),
+      });
+      expect(json.status).toBe(400);
+      expect((await checkout(app.url, 'alice', { offerUid: 'no_such_offer' })).status).toBe(404);
       const anonymous = await fetch(`${app.url}/checkout`, { method: 'POST', redirect: 'manual' });
       expect(anonymous.status).toBe(401);
       expect((await fetch(`${app.url}/return?paymentUid=pay_unknown`, { headers: as('alice') })).status).toBe(
@@ -179,10 +187,7 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
 
     it('cancels at period end, resumes and cancels now, only for the owner, with the store right before and after the webhooks', async () => {
       const { sandbox, app, kit } = await start();
-      const started = await checkout(app.url, 'alice', {
-        offerUid: 'offer_premium_monthly',
-        nonce: createCheckoutNonce(),
-      });
+      const started = await checkout(app.url, 'alice', { offerUid: 'offer_premium_monthly' });
       const returned = await payOnCheckout(sandbox, started.headers.get('location') ?? '');
       const thanks = (await (await fetch(returned, { headers: as('alice') })).json()) as {
         state: string;
@@ -250,7 +255,6 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       const { sandbox, app } = await start();
       const answer = await checkout(app.url, 'alice', {
         offerUid: 'offer_day_pass',
-        nonce: createCheckoutNonce(),
         presentation: 'embedded',
       });
       expect(answer.status).toBe(200);

@@ -17,9 +17,16 @@ import type { PartnerKit } from './partner-kit.js';
  */
 export type BodyParsing = 'none' | 'kept' | 'discarded';
 
+/** The app's own error handler (Express `(err, req, res, next)`, a Koa try/catch): it answers 500 `{ appError: code }`. */
+export type AppErrorSink = (error: unknown) => void;
+
 export interface AppVariant {
   name: string;
-  build(kit: PartnerKit, bodyParsing: BodyParsing): RequestListener;
+  build(kit: PartnerKit, bodyParsing: BodyParsing, onAppError?: AppErrorSink): RequestListener;
+}
+
+function appErrorBody(error: unknown): { appError: unknown } {
+  return { appError: (error as { code?: unknown }).code ?? 'unknown' };
 }
 
 const accountHeader = 'x-account';
@@ -27,7 +34,7 @@ const accountHeader = 'x-account';
 function expressVariant(name: string, express: typeof Express): AppVariant {
   return {
     name,
-    build(kit, bodyParsing) {
+    build(kit, bodyParsing, onAppError) {
       const app = express();
       if (bodyParsing === 'kept') {
         app.use(
@@ -39,12 +46,8 @@ function expressVariant(name: string, express: typeof Express): AppVariant {
         app.use(express.urlencoded({ extended: false }));
       }
       if (bodyParsing === 'discarded') app.use(express.json());
-      const logger = {
-        warn: (line: string) => kit.logs.push(line),
-        error: (line: string) => kit.logs.push(line),
-      };
       const dcb = createExpressRoutes({ routes: kit.routes, accountKey: (req) => req.get(accountHeader) });
-      app.post('/webhooks/dcb', createExpressWebhook(kit.webhooks, { logger, maxBodyBytes: 64 * 1024 }));
+      app.post('/webhooks/dcb', createExpressWebhook(kit.webhooks));
       app.post('/checkout', dcb.checkout());
       app.get('/return', dcb.returnPage());
       app.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
@@ -54,6 +57,10 @@ function expressVariant(name: string, express: typeof Express): AppVariant {
       });
       app.get('/unlock', dcb.requireAccess('prod_full_unlock', { redirectTo: '/offers' }), (_req, res) => {
         res.send('unlocked');
+      });
+      app.use((error: unknown, _req: Express.Request, res: Express.Response, _next: Express.NextFunction) => {
+        onAppError?.(error);
+        res.status(500).json(appErrorBody(error));
       });
       return app;
     },
@@ -69,8 +76,17 @@ async function readText(req: IncomingMessage): Promise<string> {
 function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
   return {
     name,
-    build(kit, bodyParsing) {
+    build(kit, bodyParsing, onAppError) {
       const app = new KoaApp();
+      app.use(async (ctx, next) => {
+        try {
+          await next();
+        } catch (error) {
+          onAppError?.(error);
+          ctx.status = 500;
+          ctx.body = appErrorBody(error);
+        }
+      });
       // @koa/bodyparser keeps ctx.request.rawBody.
       if (bodyParsing === 'kept') app.use(koaBodyParser());
       if (bodyParsing === 'discarded') {
@@ -81,16 +97,12 @@ function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
           await next();
         });
       }
-      const logger = {
-        warn: (line: string) => kit.logs.push(line),
-        error: (line: string) => kit.logs.push(line),
-      };
       const dcb = createKoaRoutes({
         routes: kit.routes,
         accountKey: (ctx) => ctx.get(accountHeader) || undefined,
       });
       const router = new Router();
-      router.post('/webhooks/dcb', createKoaWebhook(kit.webhooks, { logger, maxBodyBytes: 64 * 1024 }));
+      router.post('/webhooks/dcb', createKoaWebhook(kit.webhooks));
       router.post('/checkout', dcb.checkout());
       router.get('/return', dcb.returnPage());
       router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());

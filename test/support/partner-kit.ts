@@ -1,54 +1,56 @@
 import {
-  createClient,
-  createPartnerRoutes,
-  createWebhookHandler,
-  defineOffers,
-  type EntitlementStore,
-  memoryLedger,
-  memoryStore,
-  type Offers,
-  type PartnerRoutes,
-  type WebhookHandler,
+  type CreateClientOptions,
+  createDcbKit,
+  type DcbKit,
+  type DcbKitConfig,
+  type DcbLogger,
+  type LogFields,
 } from '@dcbkit/core';
 import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 
-/** What a partner app holds: the client, its store and the core pieces the adapters wrap. */
-export interface PartnerKit {
-  store: EntitlementStore;
-  offers: Offers;
-  webhooks: WebhookHandler;
-  routes: PartnerRoutes;
-  /** Every line the webhook handler logged. */
+/** What a partner app holds: one kit from createDcbKit, and every line it logged. */
+export interface PartnerKit
+  extends Pick<DcbKit, 'store' | 'offers' | 'routes' | 'client' | 'checkConnection'> {
+  webhooks: DcbKit['webhook'];
+  /** Every line the kit logged, message first. */
   logs: string[];
 }
 
-export function createPartnerKit(sandbox: Sandbox, returnUrl: string): PartnerKit {
+/** What a test changes from the sandbox's own setup: a wrong secret, another base URL, a logger. */
+export type KitOverrides = Omit<Partial<DcbKitConfig>, 'client'> & { client?: Partial<CreateClientOptions> };
+
+export function createPartnerKit(
+  sandbox: Sandbox,
+  returnUrl: string,
+  overrides: KitOverrides = {},
+): PartnerKit {
+  const { client: clientOverrides, ...configOverrides } = overrides;
   const logs: string[] = [];
-  const logger = { warn: (line: string) => logs.push(line), error: (line: string) => logs.push(line) };
-  const now = () => sandbox.clock.now();
-  const store = memoryStore();
-  const offers = defineOffers(offerDefinitionsOf(sandbox.config));
-  const client = createClient({
-    environment: 'sandbox',
-    baseUrl: sandbox.apiBaseUrl,
-    clientId: sandbox.credentials.clientId,
-    clientSecret: sandbox.credentials.clientSecret,
-    now,
-  });
-  const webhooks = createWebhookHandler({
-    secrets: sandbox.credentials.webhookSecret,
-    store,
-    ledger: memoryLedger(),
-    offers,
-    logger,
-  });
-  const routes = createPartnerRoutes({
-    client,
-    store,
-    offers,
-    grantFromPayment: webhooks.grantFromPayment,
+  const record = (fields: LogFields, message: string) => logs.push(`${message} ${JSON.stringify(fields)}`);
+  const logger: DcbLogger = { warn: record, error: record };
+  const kit = createDcbKit({
+    client: {
+      environment: 'sandbox',
+      baseUrl: sandbox.apiBaseUrl,
+      clientId: sandbox.credentials.clientId,
+      clientSecret: sandbox.credentials.clientSecret,
+      ...clientOverrides,
+    },
+    webhookSecrets: sandbox.credentials.webhookSecret,
+    offers: offerDefinitionsOf(sandbox.config),
     returnUrl,
-    now,
+    maxBodyBytes: 64 * 1024,
+    logger,
+    now: () => sandbox.clock.now(),
+    ...configOverrides,
   });
-  return { store, offers, webhooks, routes, logs };
+  return {
+    store: kit.store,
+    offers: kit.offers,
+    client: kit.client,
+    webhooks: kit.webhook,
+    routes: kit.routes,
+    checkConnection: kit.checkConnection,
+    logs,
+  };
 }

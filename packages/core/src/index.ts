@@ -1,6 +1,103 @@
-export * from './client/index.js';
-export * from './entitlements/index.js';
-export * from './node/index.js';
-export * from './routes/index.js';
-export * from './schemas/index.js';
-export * from './webhooks/index.js';
+// The partner's API. Schemas live at '@dcbkit/core/schemas', framework-adapter plumbing at
+// '@dcbkit/core/node', the store and ledger conformance suites at '@dcbkit/core/testing'.
+
+// The API client.
+export type { CapabilitiesApi } from './client/capabilities.js';
+export type { CreateClientOptions, RequestOptions } from './client/client-options.js';
+export { createClient, type DcbClient } from './client/create-client.js';
+export { CLIENT_ID_PREFIXES, type Environment } from './client/environment-guard.js';
+export { DcbApiError, isDcbApiError } from './client/errors.js';
+export type { CreatePaymentOptions, PaymentsApi } from './client/payments.js';
+export type { SubscriptionsApi } from './client/subscriptions.js';
+// Entitlements: the rules, the stores, the ledger.
+export type { Entitlement, EntitlementKey, EntitlementStatus } from './entitlements/entitlement.js';
+export type { EntitlementErrorCode } from './entitlements/errors.js';
+export {
+  type ApplySubscriptionReadOptions,
+  applySubscriptionRead,
+} from './entitlements/handler/apply-subscription-read.js';
+export {
+  type GrantFromPaymentOptions,
+  type GrantOutcome,
+  type GrantResult,
+  grantFromPayment,
+} from './entitlements/handler/grant-from-payment.js';
+export type {
+  AccessContext,
+  EventContext,
+  EventListeners,
+  EventNamed,
+  WebhookListeners,
+} from './entitlements/handler/listeners.js';
+export { eventKey } from './entitlements/ledger/event-key.js';
+export type { ClaimResult, EventLedger } from './entitlements/ledger/event-ledger.js';
+export { type MemoryLedgerOptions, memoryLedger } from './entitlements/ledger/memory-ledger.js';
+// Offers and their display.
+export {
+  defineOffers,
+  type OfferDefinitionErrorCode,
+  type Offers,
+} from './entitlements/offers/define-offers.js';
+export { formatBillingPeriod, formatOfferPrice } from './entitlements/offers/format-billing-period.js';
+export { formatPrice } from './entitlements/offers/format-price.js';
+export { consumeUnit } from './entitlements/rules/consume-unit.js';
+export { decide } from './entitlements/rules/decide.js';
+export { availableUnits, hasAccess } from './entitlements/rules/has-access.js';
+export type { EntitlementChange, EntitlementStore } from './entitlements/store/entitlement-store.js';
+export { memoryStore } from './entitlements/store/memory-store.js';
+// Errors and logging.
+export { DcbError, isDcbError } from './errors/dcb-error.js';
+export {
+  type ApiErrorCode,
+  DCB_ERROR_CODES,
+  type DcbErrorCode,
+  type KitErrorCode,
+} from './errors/error-codes.js';
+// The front door.
+export { configFromEnv, DCB_ENV_VARIABLES, type DcbEnvConfig } from './kit/config-from-env.js';
+export { createDcbKit, type DcbKit, type DcbKitConfig } from './kit/create-dcb-kit.js';
+export type { ErrorContext, ErrorHook } from './observability/error-reporter.js';
+export {
+  consoleLogger,
+  type DcbLogger,
+  type LogFields,
+  type LogFunction,
+  silentLogger,
+} from './observability/logger.js';
+// Partner routes.
+export { createCheckoutNonce } from './routes/checkout-nonce.js';
+export {
+  createPartnerRoutes,
+  type PartnerRoutes,
+  type PartnerRoutesOptions,
+  type RouteFields,
+  type RouteInput,
+} from './routes/partner-routes.js';
+export type { RouteErrorCode } from './routes/route-error.js';
+export type { PartnerRouteHandlers } from './routes/route-handlers.js';
+export type { ReturnState, RouteResult, RouteView } from './routes/route-result.js';
+// The resource types (their zod schemas are at '@dcbkit/core/schemas').
+export type { Capabilities, CapabilitiesQuery, ConsentMethod } from './schemas/capabilities.js';
+export type { CreatePaymentRequest, Presentation } from './schemas/create-payment.js';
+export type { ErrorCode } from './schemas/error-codes.js';
+export type { BillingPeriod, GracePolicy, OfferDefinition, OfferDefinitionInput } from './schemas/offer.js';
+export type { OfferType } from './schemas/offer-type.js';
+export type { CanceledPayment, Payment, PaymentStatus } from './schemas/payment.js';
+export type { Metadata, Money } from './schemas/primitives.js';
+export type { Subscription, SubscriptionCancelWhen, SubscriptionStatus } from './schemas/subscription.js';
+export type { PaymentWebhookEvent, WebhookEvent } from './schemas/webhook-event.js';
+// Webhooks.
+export {
+  type CreateWebhookHandlerOptions,
+  createWebhookHandler,
+  type WebhookHandler,
+  type WebhookRequest,
+} from './webhooks/create-webhook-handler.js';
+export { type SignWebhookOptions, signWebhook } from './webhooks/sign-webhook.js';
+export { type VerifyWebhookOptions, verifyWebhook } from './webhooks/verify-webhook.js';
+export type { WebhookOutcome } from './webhooks/webhook-answers.js';
+export { type AccessEffect, WEBHOOK_EVENTS, type WebhookEventName } from './webhooks/webhook-events.js';
+export {
+  type WebhookVerificationCode,
+  WebhookVerificationError,
+} from './webhooks/webhook-verification-error.js';

@@ -1,11 +1,5 @@
-import {
-  gateAnswer,
-  type PartnerAction,
-  type PartnerRouteHandlers,
-  type PartnerRoutes,
-  type RouteView,
-  runPartnerRoute,
-} from '@dcbkit/core';
+import type { PartnerRouteHandlers, PartnerRoutes, RouteView } from '@dcbkit/core';
+import { gateAnswer, type PartnerAction, runPartnerRoute } from '@dcbkit/core/node';
 import type { Request, RequestHandler, Response } from 'express';
 import { writeAnswer } from './write-answer.js';
 

@@ -1,12 +1,7 @@
-import { handleNodeWebhook, type NodeWebhookRequest, type WebhookHandler } from '@dcbkit/core';
+import type { WebhookHandler } from '@dcbkit/core';
+import { handleNodeWebhook } from '@dcbkit/core/node';
 import type { Request, RequestHandler } from 'express';
 import { writeAnswer } from './write-answer.js';
-
-export interface ExpressWebhookOptions {
-  /** Larger bodies are answered 413. Default 1 MiB. */
-  maxBodyBytes?: number;
-  logger?: NodeWebhookRequest['logger'];
-}
 
 const MOUNTING_HINT =
   'Mount the webhook route before express.json(), or keep the bytes with ' +
@@ -18,14 +13,11 @@ const MOUNTING_HINT =
  * reads the stream otherwise, and answers 500 at once with a one-line fix when the bytes are gone.
  *
  * @example
- * app.post('/webhooks/dcb', createExpressWebhook(createWebhookHandler({ secrets, store, ledger, offers })));
+ * app.post('/webhooks/dcb', createExpressWebhook(kit.webhook));
  */
-export function createExpressWebhook(
-  handler: WebhookHandler,
-  options: ExpressWebhookOptions = {},
-): RequestHandler {
+export function createExpressWebhook(handler: WebhookHandler): RequestHandler {
   return (req, res, next) => {
-    handleNodeWebhook(handler, { req, kept: keptBytes(req), mountingHint: MOUNTING_HINT, ...options })
+    handleNodeWebhook(handler, { req, kept: keptBytes(req), mountingHint: MOUNTING_HINT })
       .then((answer) => writeAnswer(res, answer))
       .catch(next);
   };

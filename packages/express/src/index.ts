@@ -3,4 +3,4 @@ export {
   type ExpressRoutes,
   type ExpressRoutesOptions,
 } from './create-express-routes.js';
-export { createExpressWebhook, type ExpressWebhookOptions } from './create-express-webhook.js';
+export { createExpressWebhook } from './create-express-webhook.js';

@@ -1,4 +1,4 @@
-import type { HttpAnswer } from '@dcbkit/core';
+import type { HttpAnswer } from '@dcbkit/core/node';
 import type { Response } from 'express';
 
 export function writeAnswer(res: Response, answer: HttpAnswer): void {

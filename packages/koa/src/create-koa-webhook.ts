@@ -1,12 +1,7 @@
-import { handleNodeWebhook, type NodeWebhookRequest, type WebhookHandler } from '@dcbkit/core';
+import type { WebhookHandler } from '@dcbkit/core';
+import { handleNodeWebhook } from '@dcbkit/core/node';
 import type { Context, Middleware } from 'koa';
 import { writeAnswer } from './write-answer.js';
-
-export interface KoaWebhookOptions {
-  /** Larger bodies are answered 413. Default 1 MiB. */
-  maxBodyBytes?: number;
-  logger?: NodeWebhookRequest['logger'];
-}
 
 const MOUNTING_HINT =
   'Mount the webhook route before your body parser, or use @koa/bodyparser, which keeps ctx.request.rawBody.';
@@ -17,14 +12,11 @@ const MOUNTING_HINT =
  * the stream otherwise, and answers 500 at once with a one-line fix when the bytes are gone.
  *
  * @example
- * router.post('/webhooks/dcb', createKoaWebhook(createWebhookHandler({ secrets, store, ledger, offers })));
+ * router.post('/webhooks/dcb', createKoaWebhook(kit.webhook));
  */
-export function createKoaWebhook(handler: WebhookHandler, options: KoaWebhookOptions = {}): Middleware {
+export function createKoaWebhook(handler: WebhookHandler): Middleware {
   return async (ctx: Context) => {
     const kept = (ctx.request as { rawBody?: unknown }).rawBody;
-    writeAnswer(
-      ctx,
-      await handleNodeWebhook(handler, { req: ctx.req, kept, mountingHint: MOUNTING_HINT, ...options }),
-    );
+    writeAnswer(ctx, await handleNodeWebhook(handler, { req: ctx.req, kept, mountingHint: MOUNTING_HINT }));
   };
 }

@@ -1,2 +1,2 @@
 export { createKoaRoutes, type KoaRoutes, type KoaRoutesOptions } from './create-koa-routes.js';
-export { createKoaWebhook, type KoaWebhookOptions } from './create-koa-webhook.js';
+export { createKoaWebhook } from './create-koa-webhook.js';

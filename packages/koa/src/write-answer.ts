@@ -1,4 +1,4 @@
-import type { HttpAnswer } from '@dcbkit/core';
+import type { HttpAnswer } from '@dcbkit/core/node';
 import type { Context } from 'koa';
 
 export function writeAnswer(ctx: Context, answer: HttpAnswer): void {

@@ -6,6 +6,7 @@ import {
   capabilitiesSchema,
 } from '../schemas/capabilities.js';
 import { checkInput } from './check-input.js';
+import { checkRequestOptions, type RequestOptions } from './client-options.js';
 import { apiRequest, envelopeData, type SendAuthenticated } from './resource-request.js';
 
 export interface CapabilitiesApi {
@@ -16,7 +17,7 @@ export interface CapabilitiesApi {
    * @example
    * const [orange] = await client.capabilities.retrieve({ countryCode: 'TN', operator: 'ORANGE_TN' });
    */
-  retrieve(query: CapabilitiesQuery): Promise<Capabilities[]>;
+  retrieve(query: CapabilitiesQuery, options?: RequestOptions): Promise<Capabilities[]>;
 }
 
 // "data is the Capabilities object", yet `operator` "narrows the answer": read one or several.
@@ -26,7 +27,7 @@ const capabilitiesData = envelopeData(
 
 export function createCapabilitiesApi(send: SendAuthenticated): CapabilitiesApi {
   return {
-    async retrieve(query) {
+    async retrieve(query, options) {
       const checked = checkInput(capabilitiesQuerySchema, query, {
         method: 'GET',
         path: '/v1/capabilities',
@@ -34,7 +35,10 @@ export function createCapabilitiesApi(send: SendAuthenticated): CapabilitiesApi 
       });
       const search = new URLSearchParams({ countryCode: checked.countryCode });
       if (checked.operator !== undefined) search.set('operator', checked.operator);
-      return send(apiRequest({ method: 'GET', target: `/v1/capabilities?${search}` }, capabilitiesData));
+      return send(
+        apiRequest({ method: 'GET', target: `/v1/capabilities?${search}` }, capabilitiesData),
+        checkRequestOptions(options),
+      );
     },
   };
 }

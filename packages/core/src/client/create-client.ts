@@ -13,11 +13,17 @@ export interface DcbClient {
   readonly payments: PaymentsApi;
   readonly subscriptions: SubscriptionsApi;
   readonly capabilities: CapabilitiesApi;
+  /**
+   * Gets an access token now, so a wrong client secret, a wrong base URL or a service that is not
+   * running is known at startup instead of at the first subscriber's checkout. Rejects with a
+   * DcbError: `token_refused`, `wrong_base_url`, `service_unreachable` or `timeout`.
+   */
+  checkConnection(): Promise<void>;
 }
 
 /**
  * The typed client of the service, for the partner's server. Checks its options at once (a
- * client ID of the other environment throws DcbConfigurationError before any request), then
+ * client ID of the other environment throws a DcbError `environment_mismatch` before any request), then
  * gets, caches and renews the access token by itself and retries only where the spec allows.
  *
  * @example
@@ -35,7 +41,7 @@ export function createClient(options: CreateClientOptions): DcbClient {
   const tokenBody = tokenRequestBody(resolved.clientId, resolved.clientSecret);
   const tokens = new TokenCache(
     () => {
-      resolved.logger.debug?.('dcbkit: requesting an access token', { clientId: resolved.clientId });
+      resolved.logger.debug?.({ clientId: resolved.clientId }, 'dcbkit: requesting an access token');
       return run({
         method: 'POST',
         target: TOKEN_PATH,
@@ -49,11 +55,14 @@ export function createClient(options: CreateClientOptions): DcbClient {
     resolved.nowMs,
     resolved.logger,
   );
-  const send: SendAuthenticated = (request) => run(request, tokens);
+  const send: SendAuthenticated = (request, call) => run(request, tokens, call);
   return Object.freeze({
     environment: resolved.environment,
     payments: Object.freeze(createPaymentsApi(send)),
     subscriptions: Object.freeze(createSubscriptionsApi(send)),
     capabilities: Object.freeze(createCapabilitiesApi(send)),
+    checkConnection: async () => {
+      await tokens.get();
+    },
   });
 }

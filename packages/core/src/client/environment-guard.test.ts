@@ -1,4 +1,4 @@
-import { createClient, DcbConfigurationError } from '@dcbkit/core';
+import { createClient, DcbError } from '@dcbkit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { paymentFixture } from './test-support/fixtures.js';
 import { issueTokens, ok, type ScriptedServer, startScriptedServer } from './test-support/scripted-server.js';
@@ -16,14 +16,14 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
-function configurationError(run: () => unknown): DcbConfigurationError {
+function configurationError(run: () => unknown): DcbError {
   try {
     run();
   } catch (error) {
-    if (error instanceof DcbConfigurationError) return error;
+    if (error instanceof DcbError) return error;
     throw error;
   }
-  throw new Error('expected a DcbConfigurationError');
+  throw new Error('expected a DcbError');
 }
 
 const base = () => ({ baseUrl: server.url, clientSecret: 'secret', fetch: countingFetch });
@@ -41,8 +41,8 @@ describe('environment guard', () => {
     '%s with client ID %j is refused at creation (%s) and makes no request',
     async (environment, clientId, reason) => {
       const error = configurationError(() => createClient({ ...base(), environment, clientId }));
-      expect(error.reason).toBe(reason);
-      expect(error.option).toBe('clientId');
+      expect(error.code).toBe(reason);
+      expect(error.details.option).toBe('clientId');
       expect(fetchCalls).toBe(0);
       expect(server.requests).toHaveLength(0);
     },
@@ -61,7 +61,7 @@ describe('environment guard', () => {
     const error = configurationError(() =>
       createClient({ ...base(), environment: 'staging' as 'sandbox', clientId: 'svc_test_app_1' }),
     );
-    expect(error).toMatchObject({ reason: 'invalid_option', option: 'environment' });
+    expect(error).toMatchObject({ code: 'invalid_option', details: { option: 'environment' } });
   });
 
   it.each([
@@ -96,7 +96,7 @@ describe('other options', () => {
     ['maxRetryDelayMs', { maxRetryDelayMs: Number.NaN }],
   ])('refuses a bad %s', (option, override) => {
     const error = configurationError(() => createClient({ ...valid(), ...override }));
-    expect(error).toMatchObject({ reason: 'invalid_option', option });
+    expect(error).toMatchObject({ code: 'invalid_option', details: { option } });
     expect(fetchCalls).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { DcbConfigurationError } from './errors.js';
+import { optionError } from '../errors/option-error.js';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -15,41 +15,35 @@ function environmentOfPrefix(clientId: string): Environment | undefined {
 }
 
 /**
- * Throws DcbConfigurationError unless `clientId` belongs to `environment`. Run at creation, so a
+ * Throws DcbError (`environment_mismatch`, `unknown_client_id_prefix`, `invalid_option`) unless `clientId` belongs to `environment`. Run at creation, so a
  * production credential can never be sent to a sandbox address, nor the other way round.
  */
 export function assertClientIdMatchesEnvironment(environment: unknown, clientId: unknown): void {
   if (environment !== 'sandbox' && environment !== 'production') {
-    throw new DcbConfigurationError(
-      'invalid_option',
-      'environment',
-      `createClient: environment must be 'sandbox' or 'production'.`,
-    );
+    throw optionError('createClient', 'environment', `must be 'sandbox' or 'production'.`);
   }
   if (typeof clientId !== 'string' || clientId === '') {
-    throw new DcbConfigurationError('invalid_option', 'clientId', 'createClient: clientId is required.');
+    throw optionError('createClient', 'clientId', 'is required.');
   }
   const expected = CLIENT_ID_PREFIXES[environment];
   const actual = environmentOfPrefix(clientId);
   if (actual === undefined) {
-    throw new DcbConfigurationError(
-      'unknown_client_id_prefix',
+    throw optionError(
+      'createClient',
       'clientId',
-      `createClient: a ${environment} client ID starts with "${expected}"; this one starts with neither "svc_test_" nor "svc_live_".`,
+      `must start with "${expected}" for ${environment}; this one starts with neither "svc_test_" nor "svc_live_".`,
+      'unknown_client_id_prefix',
     );
   }
   if (actual !== environment) {
-    throw new DcbConfigurationError(
-      'environment_mismatch',
+    throw optionError(
+      'createClient',
       'clientId',
-      `createClient: this is a ${actual} client ID ("${CLIENT_ID_PREFIXES[actual]}…") but environment is '${environment}'. Credentials never cross environments: use the ${environment} credentials, or set environment: '${actual}'.`,
+      `is a ${actual} client ID ("${CLIENT_ID_PREFIXES[actual]}…") but environment is '${environment}'. Credentials never cross environments: use the ${environment} credentials, or set environment: '${actual}'.`,
+      'environment_mismatch',
     );
   }
   if (clientId.length === expected.length) {
-    throw new DcbConfigurationError(
-      'invalid_option',
-      'clientId',
-      `createClient: clientId is only the prefix "${expected}".`,
-    );
+    throw optionError('createClient', 'clientId', `is only the prefix "${expected}".`);
   }
 }

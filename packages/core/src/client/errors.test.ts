@@ -1,11 +1,4 @@
-import {
-  createClient,
-  DcbApiError,
-  type DcbClient,
-  DcbClientError,
-  DcbResponseError,
-  isDcbApiError,
-} from '@dcbkit/core';
+import { createClient, DcbApiError, type DcbClient, DcbError, isDcbApiError } from '@dcbkit/core';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { paymentFixture, testClientOptions } from './test-support/fixtures.js';
 import {
@@ -42,7 +35,7 @@ describe('DcbApiError', () => {
       client.payments.create({ mode: 'HOSTED', offerUid: 'off_1', returnUrl: 'https://p.example/r' }),
     );
     expect(error).toBeInstanceOf(DcbApiError);
-    expect(error).toBeInstanceOf(DcbClientError);
+    expect(error).toBeInstanceOf(DcbError);
     expect(error).toMatchObject({
       name: 'DcbApiError',
       code: 'PAY-101',
@@ -57,7 +50,7 @@ describe('DcbApiError', () => {
     });
   });
 
-  it("takes retryAfterSeconds from the Retry-After header when the body has none, and the spec's retryable", async () => {
+  it('takes retryAfterSeconds from the Retry-After header when the body has none; retryable only when the body says so', async () => {
     const client = await clientFor({
       [GET_PAYMENT]: {
         status: 429,
@@ -67,7 +60,7 @@ describe('DcbApiError', () => {
     });
     expect(await failure(client.payments.retrieve('pay_1'))).toMatchObject({
       code: 'SEC-001',
-      retryable: true,
+      retryable: false,
       retryAfterSeconds: 45,
     });
   });
@@ -103,20 +96,31 @@ describe('DcbApiError', () => {
   });
 });
 
-describe('DcbResponseError', () => {
-  it('is an HTML page from a proxy: not_json, with the status and the text', async () => {
+describe("answers that are not the service's", () => {
+  it('is an HTML page from a proxy: unexpected_response (an outage), with the status and the text', async () => {
     const client = await clientFor({ [GET_PAYMENT]: { status: 502, text: '<html>Bad Gateway</html>' } });
     const error = await failure(client.payments.retrieve('pay_1'));
-    expect(error).toBeInstanceOf(DcbResponseError);
-    expect(error).toMatchObject({ reason: 'not_json', httpStatus: 502, body: '<html>Bad Gateway</html>' });
+    expect(error).toBeInstanceOf(DcbError);
+    expect(error).toMatchObject({
+      code: 'unexpected_response',
+      httpStatus: 502,
+      details: { body: '<html>Bad Gateway</html>' },
+    });
+  });
+
+  it('is a 404 page of another server: wrong_base_url, never retried', async () => {
+    const client = await clientFor({ [GET_PAYMENT]: { status: 404, text: '<html>Not Found</html>' } });
+    const error = await failure(client.payments.retrieve('pay_1'));
+    expect(error).toMatchObject({ code: 'wrong_base_url', httpStatus: 404 });
+    expect((error as Error).message).toContain('base URL');
   });
 
   it('is a 2xx whose data is not the resource: unexpected_shape, never retried', async () => {
     server = await startScriptedServer({ [GET_PAYMENT]: ok({ ...paymentFixture(), status: 'PAID' }) });
     const client = createClient(testClientOptions(server.url).options);
     const error = await failure(client.payments.retrieve('pay_1'));
-    expect(error).toBeInstanceOf(DcbResponseError);
-    expect(error).toMatchObject({ reason: 'unexpected_shape', httpStatus: 200 });
+    expect(error).toBeInstanceOf(DcbError);
+    expect(error).toMatchObject({ code: 'unexpected_response', httpStatus: 200 });
     expect((error as Error).message).toContain('data.status');
     expect(server.to(GET_PAYMENT)).toHaveLength(1);
   });
@@ -126,7 +130,7 @@ describe('DcbResponseError', () => {
       [GET_PAYMENT]: { status: 307, text: '', headers: { location: 'http://127.0.0.1:9/elsewhere' } },
     });
     expect(await failure(client.payments.retrieve('pay_1'))).toMatchObject({
-      reason: 'not_json',
+      code: 'wrong_base_url',
       httpStatus: 307,
     });
     expect(server?.requests.map((r) => r.path)).toEqual(['/oauth2/token', '/v1/payments/pay_1']);

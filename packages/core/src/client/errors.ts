@@ -1,11 +1,7 @@
+import { DcbError } from '../errors/dcb-error.js';
+import type { ApiErrorCode } from '../errors/error-codes.js';
 import type { RequestIssue } from '../schemas/create-payment.js';
-import { ERROR_CODES, type ErrorCode, isErrorCode } from '../schemas/error-codes.js';
-
-/** A spec error code, or a newer one the service may add (autocompletes the known ones). */
-export type ApiErrorCode = ErrorCode | (string & {});
-
-/** Every error the client throws extends this, so `instanceof DcbClientError` tells them from bugs. */
-export abstract class DcbClientError extends Error {}
+import type { ErrorCode } from '../schemas/error-codes.js';
 
 export interface DcbApiErrorInit {
   code: ApiErrorCode;
@@ -32,16 +28,11 @@ export interface DcbApiErrorInit {
  *   throw error;
  * }
  */
-export class DcbApiError extends DcbClientError {
-  override readonly name = 'DcbApiError';
-  /** The spec's code (`^[A-Z]{3}-[0-9]{3}$`). Branch on this, never on the message. */
-  readonly code: ApiErrorCode;
+export class DcbApiError extends DcbError<ApiErrorCode> {
+  static override readonly kind: string = 'DcbApiError';
+  override readonly name: string = 'DcbApiError';
   /** The HTTP status the service answered (for `source: 'client'`, the one it would have answered). */
-  readonly httpStatus: number;
-  /** The body's `retryable`; when absent, the spec's word for the code (SEC-001, PAY-101, PAY-103, PAY-104). */
-  readonly retryable: boolean;
-  /** The body's `retryAfterSeconds`, else the `Retry-After` header, when the service gave a delay. */
-  readonly retryAfterSeconds: number | undefined;
+  declare readonly httpStatus: number;
   /** The parsed response body; undefined when the client refused before sending. */
   readonly body: unknown;
   /** `client` when nothing was sent because the input already breaks the spec. */
@@ -52,29 +43,19 @@ export class DcbApiError extends DcbClientError {
   readonly path: string;
 
   constructor(init: DcbApiErrorInit) {
-    super(init.message);
-    this.code = init.code;
-    this.httpStatus = init.httpStatus;
-    this.retryable = init.retryable ?? specSaysRetryable(init.code);
-    this.retryAfterSeconds = init.retryAfterSeconds;
+    // `retryable`: the body's word, false when absent ("clients retry only when retryable is true").
+    super(init.code, init.message, {
+      httpStatus: init.httpStatus,
+      retryable: init.retryable === true,
+      retryAfterSeconds: init.retryAfterSeconds,
+      details: { method: init.method, path: init.path },
+    });
     this.body = init.body;
     this.source = init.source ?? 'service';
     this.issues = init.issues ?? [];
     this.method = init.method;
     this.path = init.path;
   }
-
-  /** Narrows to one code: `if (error.is('SUB-105')) ...`. */
-  is<C extends ErrorCode>(code: C): this is DcbApiError & { readonly code: C } {
-    return this.code === code;
-  }
-}
-
-/** True where the spec's error table calls the code retryable (SEC-001, PAY-101, PAY-103, PAY-104). */
-export function specSaysRetryable(code: string): boolean {
-  if (!isErrorCode(code)) return false;
-  const entry = ERROR_CODES[code];
-  return 'retryable' in entry && entry.retryable;
 }
 
 /**
@@ -88,120 +69,4 @@ export function isDcbApiError<C extends ErrorCode>(
   code?: C,
 ): error is DcbApiError & { readonly code: C } {
   return error instanceof DcbApiError && (code === undefined || error.code === code);
-}
-
-/**
- * `POST /oauth2/token` did not give a token: wrong credentials (dcbkit reads `ATH-001`), a
- * credential of the other environment, or the endpoint failing. Every call waiting on that
- * token receives this same error.
- */
-export class DcbTokenError extends DcbClientError {
-  override readonly name = 'DcbTokenError';
-  readonly httpStatus: number;
-  /** The error envelope's code, when the body had one. */
-  readonly code: ApiErrorCode | undefined;
-  readonly retryable: boolean;
-  readonly retryAfterSeconds: number | undefined;
-  readonly body: unknown;
-
-  constructor(init: {
-    httpStatus: number;
-    code: ApiErrorCode | undefined;
-    message: string;
-    retryable?: boolean | undefined;
-    retryAfterSeconds?: number | undefined;
-    body: unknown;
-  }) {
-    super(init.message);
-    this.httpStatus = init.httpStatus;
-    this.code = init.code;
-    this.retryable = init.retryable ?? (init.code !== undefined && specSaysRetryable(init.code));
-    this.retryAfterSeconds = init.retryAfterSeconds;
-    this.body = init.body;
-  }
-}
-
-/**
- * No answer: `timeout` when none came within `timeoutMs`, `connection` when the connection
- * failed or was dropped. The request may or may not have reached the service.
- */
-export type DcbNetworkErrorReason = 'timeout' | 'connection';
-
-export class DcbNetworkError extends DcbClientError {
-  override readonly name = 'DcbNetworkError';
-  readonly reason: DcbNetworkErrorReason;
-  readonly method: string;
-  readonly path: string;
-
-  constructor(
-    reason: DcbNetworkErrorReason,
-    init: { method: string; path: string; message: string; cause?: unknown },
-  ) {
-    super(init.message, { cause: init.cause });
-    this.reason = reason;
-    this.method = init.method;
-    this.path = init.path;
-  }
-}
-
-/**
- * The service answered something the spec does not allow: `not_json` (an HTML error page from a
- * proxy, say) or `unexpected_shape` (JSON that is neither the expected resource nor an error envelope).
- */
-export type DcbResponseErrorReason = 'not_json' | 'unexpected_shape';
-
-export class DcbResponseError extends DcbClientError {
-  override readonly name = 'DcbResponseError';
-  readonly reason: DcbResponseErrorReason;
-  readonly httpStatus: number;
-  /** The `Retry-After` header, when the answer carried one. */
-  readonly retryAfterSeconds: number | undefined;
-  /** Parsed JSON when it was JSON, else the text. */
-  readonly body: unknown;
-  readonly method: string;
-  readonly path: string;
-
-  constructor(
-    reason: DcbResponseErrorReason,
-    init: {
-      httpStatus: number;
-      retryAfterSeconds?: number | undefined;
-      body: unknown;
-      method: string;
-      path: string;
-      message: string;
-      cause?: unknown;
-    },
-  ) {
-    super(init.message, { cause: init.cause });
-    this.reason = reason;
-    this.httpStatus = init.httpStatus;
-    this.retryAfterSeconds = init.retryAfterSeconds;
-    this.body = init.body;
-    this.method = init.method;
-    this.path = init.path;
-  }
-}
-
-/**
- * createClient refused its options, before any request:
- * - `environment_mismatch`: a `svc_live_` client ID with sandbox, or `svc_test_` with production.
- * - `unknown_client_id_prefix`: a client ID that is neither `svc_test_…` nor `svc_live_…`.
- * - `invalid_option`: any other option is missing or out of range (`option` names it).
- */
-export type DcbConfigurationErrorReason =
-  | 'environment_mismatch'
-  | 'unknown_client_id_prefix'
-  | 'invalid_option';
-
-export class DcbConfigurationError extends DcbClientError {
-  override readonly name = 'DcbConfigurationError';
-  readonly reason: DcbConfigurationErrorReason;
-  readonly option: string;
-
-  constructor(reason: DcbConfigurationErrorReason, option: string, message: string) {
-    super(message);
-    this.reason = reason;
-    this.option = option;
-  }
 }

@@ -1,4 +1,4 @@
-import { DcbNetworkError } from './errors.js';
+import { DcbError } from '../errors/dcb-error.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -20,19 +20,31 @@ export interface TransportOptions {
   baseUrl: string;
   fetch: typeof fetch;
   timeoutMs: number;
+  maxResponseBytes: number;
+  /** The caller's signal: aborting it abandons the attempt. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
- * One attempt: send, then read the whole body, both within `timeoutMs`. Any failure to get a
- * complete answer becomes DcbNetworkError; every answer, whatever its status, is returned.
+ * One attempt: send, then read the whole body, both within `timeoutMs` and at most
+ * `maxResponseBytes`. A failure to get a complete answer becomes a DcbError (`timeout`,
+ * `aborted`, `service_unreachable`, `response_too_large`); every answer, whatever its status, is returned.
  */
 export async function sendOnce(options: TransportOptions, request: HttpRequest): Promise<HttpAnswer> {
+  const where = `${request.method} ${pathOf(request.target)}`;
+  const details = { method: request.method, path: pathOf(request.target) };
+  if (options.signal?.aborted) throw abortedError(where, details, options.signal.reason);
   const controller = new AbortController();
-  let timedOut = false;
+  let stopped: 'timeout' | 'aborted' | undefined;
   const timer = setTimeout(() => {
-    timedOut = true;
+    stopped = 'timeout';
     controller.abort();
   }, options.timeoutMs);
+  const onAbort = () => {
+    stopped ??= 'aborted';
+    controller.abort();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const response = await options.fetch(`${options.baseUrl}${request.target}`, {
       method: request.method,
@@ -43,27 +55,65 @@ export async function sendOnce(options: TransportOptions, request: HttpRequest):
       // or the bearer token to an address the partner did not configure.
       redirect: 'manual',
     });
-    const text = await response.text();
+    const text = await readText(response, options.maxResponseBytes, where, details);
     return { status: response.status, headers: response.headers, body: parseBody(text) };
   } catch (cause) {
-    const where = `${request.method} ${pathOf(request.target)}`;
-    if (timedOut) {
-      throw new DcbNetworkError('timeout', {
-        method: request.method,
-        path: pathOf(request.target),
-        message: `${where}: no complete answer within ${options.timeoutMs} ms.`,
+    if (cause instanceof DcbError) throw cause;
+    if (stopped === 'timeout') {
+      throw new DcbError('timeout', `${where}: no complete answer within ${options.timeoutMs} ms.`, {
         cause,
+        details,
       });
     }
-    throw new DcbNetworkError('connection', {
-      method: request.method,
-      path: pathOf(request.target),
-      message: `${where}: the connection failed (${describe(cause)}).`,
-      cause,
-    });
+    if (stopped === 'aborted') throw abortedError(where, details, options.signal?.reason ?? cause);
+    throw new DcbError(
+      'service_unreachable',
+      `${where}: could not reach ${options.baseUrl} (${describe(cause)}). Is the service (or the sandbox) running, and is the base URL right?`,
+      { cause, details: { ...details, baseUrl: options.baseUrl } },
+    );
   } finally {
     clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The body as text, refusing (and cancelling the stream) once it passes `maxBytes`. */
+async function readText(
+  response: Response,
+  maxBytes: number,
+  where: string,
+  details: Record<string, unknown>,
+): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLarge(where, maxBytes, details);
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(where, maxBytes, details);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, received).toString('utf8');
+}
+
+function tooLarge(where: string, maxBytes: number, details: Record<string, unknown>): DcbError {
+  return new DcbError('response_too_large', `${where}: the answer is larger than ${maxBytes} bytes.`, {
+    details,
+  });
+}
+
+function abortedError(where: string, details: Record<string, unknown>, cause: unknown): DcbError {
+  return new DcbError('aborted', `${where}: aborted by the caller's signal.`, { cause, details });
 }
 
 function parseBody(text: string): AnswerBody {

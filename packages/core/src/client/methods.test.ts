@@ -1,4 +1,5 @@
-import { createClient, DcbApiError, type DcbClient, isValidIdempotencyKey } from '@dcbkit/core';
+import { createClient, DcbApiError, type DcbClient } from '@dcbkit/core';
+import { isValidIdempotencyKey } from '@dcbkit/core/schemas';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   CREATE_PARAMS,

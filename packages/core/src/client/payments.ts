@@ -8,6 +8,7 @@ import {
   paymentSchema,
 } from '../schemas/payment.js';
 import { checkInput, refusedBeforeSending } from './check-input.js';
+import { checkRequestOptions, type RequestOptions } from './client-options.js';
 import {
   apiRequest,
   envelopeData,
@@ -16,7 +17,7 @@ import {
   type SendAuthenticated,
 } from './resource-request.js';
 
-export interface CreatePaymentOptions {
+export interface CreatePaymentOptions extends RequestOptions {
   /**
    * 8 to 255 characters. Pass your own (derived from your order, say) to make the create safe to
    * repeat across processes; without one, the client makes one and reuses it on every retry.
@@ -38,9 +39,9 @@ export interface PaymentsApi {
    */
   create(params: CreatePaymentRequest, options?: CreatePaymentOptions): Promise<Payment>;
   /** `GET /v1/payments/{paymentUid}`: the synchronous source of truth for a payment's status. */
-  retrieve(paymentUid: string): Promise<Payment>;
+  retrieve(paymentUid: string, options?: RequestOptions): Promise<Payment>;
   /** `POST /v1/payments/{paymentUid}/cancel`: allowed only while `REQUIRES_ACTION`. */
-  cancel(paymentUid: string): Promise<CanceledPayment>;
+  cancel(paymentUid: string, options?: RequestOptions): Promise<CanceledPayment>;
 }
 
 const paymentData = envelopeData(paymentSchema);
@@ -50,6 +51,7 @@ const CREATE_PATH = '/v1/payments';
 export function createPaymentsApi(send: SendAuthenticated): PaymentsApi {
   return {
     async create(params, options = {}) {
+      checkRequestOptions(options);
       const checked = checkCreatePaymentRequest(params);
       if (!checked.ok) throw refusedBeforeSending(checked.issues, 'POST', CREATE_PATH);
       const key =
@@ -72,15 +74,16 @@ export function createPaymentsApi(send: SendAuthenticated): PaymentsApi {
           },
           paymentData,
         ),
+        options,
       );
     },
-    async retrieve(paymentUid) {
+    async retrieve(paymentUid, options) {
       const target = resourceTarget('GET', '/v1/payments/{paymentUid}', paymentUid);
-      return send(apiRequest({ method: 'GET', target }, paymentData));
+      return send(apiRequest({ method: 'GET', target }, paymentData), checkRequestOptions(options));
     },
-    async cancel(paymentUid) {
+    async cancel(paymentUid, options) {
       const target = resourceTarget('POST', '/v1/payments/{paymentUid}/cancel', paymentUid);
-      return send(apiRequest({ method: 'POST', target }, canceledPaymentData));
+      return send(apiRequest({ method: 'POST', target }, canceledPaymentData), checkRequestOptions(options));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { DcbError } from '../errors/dcb-error.js';
 import { type ApiErrorBody, errorEnvelopeSchema } from '../schemas/envelope.js';
-import { DcbApiError, DcbResponseError, specSaysRetryable } from './errors.js';
+import { DcbApiError } from './errors.js';
 import type { HttpAnswer } from './http-transport.js';
 import { parseRetryAfterHeader } from './retry-policy.js';
 
@@ -22,7 +23,7 @@ export function isSuccessStatus(status: number): boolean {
 
 /**
  * Reads an API answer: a 2xx must be `schema` (usually a success envelope), anything else an
- * error envelope, which becomes DcbApiError. Every other answer becomes DcbResponseError.
+ * error envelope, which becomes DcbApiError. Every other answer becomes a DcbError (see unexpectedAnswer).
  */
 export function readApiAnswer<T>(
   answer: HttpAnswer,
@@ -68,9 +69,14 @@ export function readErrorEnvelope(answer: HttpAnswer): ApiErrorBody | undefined 
   return parsed.success ? parsed.data.error : undefined;
 }
 
-/** The body's `retryable`; else true where the spec calls the code retryable; else unsaid. */
-export function statedRetryable(errorBody: ApiErrorBody): boolean | undefined {
-  return errorBody.retryable ?? (specSaysRetryable(errorBody.code) ? true : undefined);
+/**
+ * Whether the service's error answer may be retried: only when its body says `retryable: true`
+ * ("clients retry only when retryable is true"). An absent `retryable` is false, even for a code
+ * the spec's table calls retryable (the body is present whenever a retry could succeed) and even
+ * on a 5xx. Answers that are not the service's error envelope are another case (retry-policy.ts).
+ */
+export function statedRetryable(errorBody: ApiErrorBody): boolean {
+  return errorBody.retryable === true;
 }
 
 /** The body's `retryAfterSeconds`, else the `Retry-After` header, in ms. */
@@ -83,23 +89,38 @@ export function suggestedDelayMs(
   return parseRetryAfterHeader(answer.headers.get('retry-after'), nowMs);
 }
 
+/**
+ * An answer that is neither the expected resource nor an error envelope. A 5xx is an outage
+ * (a proxy's error page, say): `unexpected_response`, retried where safe. Anything else (an HTML
+ * page, a 404 without the service's envelope, a redirect) means the base URL does not point at
+ * the service: `wrong_base_url`, which no retry will fix.
+ */
 export function unexpectedAnswer(
   answer: HttpAnswer,
   context: AnswerContext,
   detail?: string,
 ): AnswerReading<never> {
   const retryAfterMs = suggestedDelayMs(answer, undefined, context.nowMs);
-  const reason = answer.body.json ? 'unexpected_shape' : 'not_json';
   const what = answer.body.json ? 'an unexpected JSON body' : 'a body that is not JSON';
+  const outage = answer.status >= 500;
+  const shapeOnly = isSuccessStatus(answer.status) && answer.body.json;
+  const code = outage || shapeOnly ? 'unexpected_response' : 'wrong_base_url';
+  const said = `${context.method} ${context.path}: HTTP ${answer.status} with ${what}${detail ? ` (${detail})` : ''}.`;
+  const hint =
+    code === 'wrong_base_url'
+      ? ' This is not an answer of the service: check the base URL (the API root, without /v1).'
+      : '';
   return {
     ok: false,
-    error: new DcbResponseError(reason, {
+    error: new DcbError(code, `${said}${hint}`, {
       httpStatus: answer.status,
       retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-      body: answer.body.json ? answer.body.value : answer.body.text,
-      method: context.method,
-      path: context.path,
-      message: `${context.method} ${context.path}: HTTP ${answer.status} with ${what}${detail ? ` (${detail})` : ''}.`,
+      details: {
+        method: context.method,
+        path: context.path,
+        status: answer.status,
+        body: answer.body.json ? answer.body.value : answer.body.text.slice(0, 500),
+      },
     }),
     retryable: undefined,
     retryAfterMs,

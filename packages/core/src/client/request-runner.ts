@@ -1,5 +1,6 @@
-import type { ResolvedClientOptions } from './client-options.js';
-import { DcbApiError, DcbNetworkError } from './errors.js';
+import { DcbError, isDcbError } from '../errors/dcb-error.js';
+import type { RequestOptions, ResolvedClientOptions } from './client-options.js';
+import { DcbApiError } from './errors.js';
 import { type HttpAnswer, type HttpRequest, pathOf, sendOnce } from './http-transport.js';
 import type { AnswerContext, AnswerReading } from './read-answer.js';
 import { type AttemptFailure, decideRetry } from './retry-policy.js';
@@ -21,7 +22,16 @@ export interface TokenSource {
   drop(token: string): void;
 }
 
-export type RequestRunner = <T>(request: PlannedRequest<T>, tokens?: TokenSource) => Promise<T>;
+export type RequestRunner = <T>(
+  request: PlannedRequest<T>,
+  tokens?: TokenSource,
+  call?: RequestOptions,
+) => Promise<T>;
+
+/** No answer came: the request may or may not have reached the service. */
+function isNoAnswer(error: unknown): error is DcbError {
+  return isDcbError(error, 'timeout') || isDcbError(error, 'service_unreachable');
+}
 
 /**
  * Sends planned requests with the client's retry rules (see retry-policy.ts) and, for
@@ -29,15 +39,21 @@ export type RequestRunner = <T>(request: PlannedRequest<T>, tokens?: TokenSource
  */
 export function createRequestRunner(options: ResolvedClientOptions): RequestRunner {
   const { logger } = options;
-  return async function run<T>(request: PlannedRequest<T>, tokens?: TokenSource): Promise<T> {
+  return async function run<T>(
+    request: PlannedRequest<T>,
+    tokens?: TokenSource,
+    call: RequestOptions = {},
+  ): Promise<T> {
     const path = pathOf(request.target);
+    if (call.signal?.aborted)
+      return untilAborted(Promise.resolve(undefined as T), call.signal, request.method, path);
     let retriesDone = 0;
     let tokenRenewed = false;
     for (;;) {
-      const token = tokens ? await tokens.get() : undefined;
+      const token = tokens ? await untilAborted(tokens.get(), call.signal, request.method, path) : undefined;
       const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
-      const outcome = await attempt(request, headers, path);
+      const outcome = await attempt(request, headers, path, call);
       if (outcome.ok) return outcome.value;
 
       const { error } = outcome;
@@ -51,7 +67,7 @@ export function createRequestRunner(options: ResolvedClientOptions): RequestRunn
         // The token expired early or was revoked: fetch a new one and send this call once more.
         tokens.drop(token);
         tokenRenewed = true;
-        logger.info?.('dcbkit: access token refused; renewing it', { method: request.method, path });
+        logger.info?.({ method: request.method, path }, 'dcbkit: access token refused; renewing it');
         continue;
       }
       const failure: AttemptFailure = outcome.noAnswer
@@ -70,33 +86,31 @@ export function createRequestRunner(options: ResolvedClientOptions): RequestRunn
         random: Math.random,
       });
       if (!decision.retry) {
-        logger.debug?.('dcbkit: request failed', {
-          method: request.method,
-          path,
-          error: error.name,
-          code: codeOf(error),
-          retriesDone,
-          why: decision.why,
-        });
+        logger.debug?.(
+          { method: request.method, path, code: codeOf(error), retriesDone, why: decision.why },
+          'dcbkit: request failed',
+        );
         throw error;
       }
-      logger.warn?.('dcbkit: retrying', {
-        method: request.method,
-        path,
-        error: error.name,
-        code: codeOf(error),
-        retry: retriesDone + 1,
-        delayMs: decision.delayMs,
-        why: decision.why,
-      });
-      await options.sleep(decision.delayMs);
+      logger.warn?.(
+        {
+          method: request.method,
+          path,
+          code: codeOf(error),
+          retry: retriesDone + 1,
+          delayMs: decision.delayMs,
+          why: decision.why,
+        },
+        'dcbkit: retrying',
+      );
+      await untilAborted(options.sleep(decision.delayMs), call.signal, request.method, path);
       retriesDone++;
     }
   };
 
   type Outcome<T> =
     | { ok: true; value: T }
-    | { ok: false; noAnswer: true; error: DcbNetworkError }
+    | { ok: false; noAnswer: true; error: DcbError }
     | {
         ok: false;
         noAnswer: false;
@@ -110,17 +124,21 @@ export function createRequestRunner(options: ResolvedClientOptions): RequestRunn
     request: PlannedRequest<T>,
     headers: Record<string, string>,
     path: string,
+    call: RequestOptions,
   ): Promise<Outcome<T>> {
     const httpRequest: HttpRequest = { method: request.method, target: request.target, headers };
     if (request.body !== undefined) httpRequest.body = request.body;
     let answer: HttpAnswer;
     try {
-      answer = await sendOnce(options, httpRequest);
+      answer = await sendOnce(
+        { ...options, timeoutMs: call.timeoutMs ?? options.timeoutMs, signal: call.signal },
+        httpRequest,
+      );
     } catch (error) {
-      if (error instanceof DcbNetworkError) return { ok: false, noAnswer: true, error };
+      if (isNoAnswer(error)) return { ok: false, noAnswer: true, error };
       throw error;
     }
-    logger.debug?.('dcbkit: answer', { method: request.method, path, status: answer.status });
+    logger.debug?.({ method: request.method, path, status: answer.status }, 'dcbkit: answer');
     const reading = request.read(answer, { method: request.method, path, nowMs: options.nowMs() });
     if (reading.ok) return reading;
     return {
@@ -136,4 +154,36 @@ export function createRequestRunner(options: ResolvedClientOptions): RequestRunn
 
 function codeOf(error: Error): string | undefined {
   return 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** Waits for `promise`, or rejects with `aborted` as soon as the caller's signal fires. */
+function untilAborted<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  method: string,
+  path: string,
+): Promise<T> {
+  if (signal === undefined) return promise;
+  const aborted = () =>
+    new DcbError('aborted', `${method} ${path}: aborted by the caller's signal.`, {
+      cause: signal.reason,
+      details: { method, path },
+    });
+  // The work goes on (a shared token request serves other calls): its failure is theirs to see.
+  promise.catch(() => {});
+  if (signal.aborted) return Promise.reject(aborted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

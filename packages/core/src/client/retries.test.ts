@@ -1,11 +1,5 @@
-import {
-  type CreateClientOptions,
-  createClient,
-  DcbApiError,
-  DcbNetworkError,
-  ERROR_CODES,
-  type ErrorCode,
-} from '@dcbkit/core';
+import { type CreateClientOptions, createClient, DcbApiError, DcbError, type ErrorCode } from '@dcbkit/core';
+import { ERROR_CODES } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BASE_BACKOFF_MS } from './retry-policy.js';
 import {
@@ -44,9 +38,12 @@ const keysOf = (s: ScriptedServer) => s.to(CREATE).map((request) => request.head
 const SLOW = 60_000;
 
 describe('retryable errors', () => {
-  it('429 SEC-001 is retried after its Retry-After header', async () => {
+  it('429 SEC-001 with retryable: true is retried after its Retry-After header', async () => {
     const { s, client, delays } = await setUp({
-      [GET_PAYMENT]: [apiError(429, 'SEC-001', { headers: { 'retry-after': '2' } }), ok(paymentFixture())],
+      [GET_PAYMENT]: [
+        apiError(429, 'SEC-001', { retryable: true, headers: { 'retry-after': '2' } }),
+        ok(paymentFixture()),
+      ],
     });
     await expect(client.payments.retrieve('pay_1')).resolves.toMatchObject({ object: 'payment' });
     expect(s.to(GET_PAYMENT)).toHaveLength(2);
@@ -79,7 +76,11 @@ describe('retryable errors', () => {
 
   it('PAY-104 is retried with the same Idempotency-Key after a short delay', async () => {
     const { s, client, delays } = await setUp({
-      [CREATE]: [apiError(409, 'PAY-104'), apiError(409, 'PAY-104'), ok(paymentFixture(), 201)],
+      [CREATE]: [
+        apiError(409, 'PAY-104', { retryable: true }),
+        apiError(409, 'PAY-104', { retryable: true }),
+        ok(paymentFixture(), 201),
+      ],
     });
     await expect(client.payments.create(CREATE_PARAMS)).resolves.toMatchObject({ status: 'REQUIRES_ACTION' });
     expect(keysOf(s)).toHaveLength(3);
@@ -98,12 +99,31 @@ describe('retryable errors', () => {
 
   it('stops after maxRetries and throws the last error', async () => {
     const { s, client, delays } = await setUp(
-      { [GET_PAYMENT]: apiError(429, 'SEC-001', { retryAfterSeconds: 1 }) },
+      { [GET_PAYMENT]: apiError(429, 'SEC-001', { retryable: true, retryAfterSeconds: 1 }) },
       { maxRetries: 2 },
     );
     expect(await failure(client.payments.retrieve('pay_1'))).toMatchObject({ code: 'SEC-001' });
     expect(s.to(GET_PAYMENT)).toHaveLength(3);
     expect(delays).toEqual([1_000, 1_000]);
+  });
+});
+
+describe('only retryable: true is retried', () => {
+  // The spec: "clients retry only when retryable is true". Before, a missing `retryable` counted as
+  // true for the table's retryable codes, and 5xx envelopes were retried on GETs and creates.
+  it.each([
+    [429, 'SEC-001', GET_PAYMENT],
+    [402, 'PAY-101', CREATE],
+    [402, 'PAY-103', CREATE],
+    [409, 'PAY-104', CREATE],
+    [500, 'SYS-001', GET_PAYMENT],
+    [503, 'SYS-002', CREATE],
+  ] as const)('HTTP %i %s without retryable is thrown after one request', async (status, code, route) => {
+    const { s, client, delays } = await setUp({ [route]: apiError(status, code, { retryAfterSeconds: 1 }) });
+    const call = route === CREATE ? client.payments.create(CREATE_PARAMS) : client.payments.retrieve('pay_1');
+    expect(await failure(call)).toMatchObject({ code, httpStatus: status, retryable: false });
+    expect(s.to(route)).toHaveLength(1);
+    expect(delays).toEqual([]);
   });
 });
 
@@ -135,10 +155,10 @@ describe('no retry of any other 4xx', () => {
 });
 
 describe('server errors', () => {
-  it('a GET is retried after 500s, with growing backoff', async () => {
+  it('a GET is retried after outage pages that are not the service envelope, with growing backoff', async () => {
     const { s, client, delays } = await setUp({
       [GET_PAYMENT]: [
-        apiError(500, 'SYS-001'),
+        { status: 502, text: 'bad gateway' },
         { status: 503, text: 'upstream unavailable' },
         ok(paymentFixture()),
       ],
@@ -151,8 +171,10 @@ describe('server errors', () => {
     expect(delays[1]).toBeLessThanOrEqual(2 * BASE_BACKOFF_MS);
   });
 
-  it('the create is retried after a 500, with the same key', async () => {
-    const { s, client } = await setUp({ [CREATE]: [apiError(500, 'SYS-001'), ok(paymentFixture(), 201)] });
+  it('the create is retried after a 500 that says retryable, with the same key', async () => {
+    const { s, client } = await setUp({
+      [CREATE]: [apiError(500, 'SYS-001', { retryable: true }), ok(paymentFixture(), 201)],
+    });
     await client.payments.create(CREATE_PARAMS, { idempotencyKey: 'order-000042' });
     expect(keysOf(s)).toEqual(['order-000042', 'order-000042']);
   });
@@ -195,11 +217,10 @@ describe('dropped connections', () => {
   it('a non-idempotent POST is not, and the error says the connection failed', async () => {
     const { s, client } = await setUp({ [RESUME]: { drop: true } });
     const error = await failure(client.subscriptions.resume('sub_1'));
-    expect(error).toBeInstanceOf(DcbNetworkError);
+    expect(error).toBeInstanceOf(DcbError);
     expect(error).toMatchObject({
-      reason: 'connection',
-      method: 'POST',
-      path: '/v1/subscriptions/sub_1/resume',
+      code: 'service_unreachable',
+      details: { method: 'POST', path: '/v1/subscriptions/sub_1/resume' },
     });
     expect(s.to(RESUME)).toHaveLength(1);
   });
@@ -208,8 +229,8 @@ describe('dropped connections', () => {
     const { s, client } = await setUp({
       [CREATE]: [
         { drop: true },
-        apiError(502, 'SYS-001'),
-        apiError(409, 'PAY-104'),
+        { status: 502, text: 'bad gateway' },
+        apiError(409, 'PAY-104', { retryable: true }),
         ok(paymentFixture(), 201),
       ],
     });
@@ -221,7 +242,7 @@ describe('dropped connections', () => {
 });
 
 describe('slow answers', () => {
-  it('time out as DcbNetworkError, and a GET is retried', async () => {
+  it('time out as DcbError `timeout`, and a GET is retried', async () => {
     const { s, client } = await setUp(
       { [GET_PAYMENT]: [{ delayMs: SLOW, answer: ok(paymentFixture()) }, ok(paymentFixture())] },
       { timeoutMs: 200 },
@@ -236,8 +257,8 @@ describe('slow answers', () => {
       { timeoutMs: 200 },
     );
     const error = await failure(client.subscriptions.resume('sub_1'));
-    expect(error).toBeInstanceOf(DcbNetworkError);
-    expect(error).toMatchObject({ reason: 'timeout' });
+    expect(error).toBeInstanceOf(DcbError);
+    expect(error).toMatchObject({ code: 'timeout' });
     expect((error as Error).message).toContain('200 ms');
     expect(s.to(RESUME)).toHaveLength(1);
   });
@@ -247,7 +268,7 @@ describe('slow answers', () => {
       { [CREATE]: { delayMs: SLOW, answer: ok(paymentFixture(), 201) } },
       { timeoutMs: 100, maxRetries: 2 },
     );
-    expect(await failure(client.payments.create(CREATE_PARAMS))).toMatchObject({ reason: 'timeout' });
+    expect(await failure(client.payments.create(CREATE_PARAMS))).toMatchObject({ code: 'timeout' });
     expect(keysOf(s)).toHaveLength(3);
     expect(new Set(keysOf(s)).size).toBe(1);
   });

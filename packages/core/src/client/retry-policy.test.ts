@@ -33,11 +33,26 @@ describe('decideRetry', () => {
     });
   });
 
-  it('retries a 429 after its delay even when the body says nothing of retrying', () => {
-    expect(decideRetry(answer(429, undefined, 2_000), context())).toMatchObject({
-      retry: true,
-      delayMs: 2_000,
-    });
+  it('never retries an error answer whose body does not say retryable: true, whatever the status', () => {
+    // The spec: "clients retry only when retryable is true". Absent is false, SEC-001's 429 included.
+    for (const status of [402, 409, 429, 500, 503]) {
+      expect(decideRetry(answer(status, false, 2_000), context({ safeToRepeat: true }))).toEqual({
+        retry: false,
+        why: 'not_retryable',
+      });
+    }
+  });
+
+  it('treats an answer that is not the service envelope (a proxy page) as no answer: retried only when safe', () => {
+    for (const status of [429, 502, 503]) {
+      expect(decideRetry(answer(status, undefined, 2_000), context({ safeToRepeat: true }))).toMatchObject({
+        retry: true,
+        delayMs: 2_000,
+        why: 'no_answer',
+      });
+      expect(decideRetry(answer(status), context({ safeToRepeat: false })).retry).toBe(false);
+    }
+    expect(decideRetry(answer(404), context({ safeToRepeat: true })).retry).toBe(false);
   });
 
   it('never retries another 4xx, safe to repeat or not', () => {
@@ -56,16 +71,16 @@ describe('decideRetry', () => {
     }
   });
 
-  it('obeys an explicit retryable: false, even on a 5xx of a safe request', () => {
+  it('obeys retryable: false (or absent) in the envelope, even on a 5xx of a safe request', () => {
     expect(decideRetry(answer(503, false), context({ safeToRepeat: true })).retry).toBe(false);
   });
 
   it('stops after maxRetries', () => {
-    expect(decideRetry(answer(429), context({ retriesDone: 3, maxRetries: 3 }))).toEqual({
+    expect(decideRetry(answer(429, true), context({ retriesDone: 3, maxRetries: 3 }))).toEqual({
       retry: false,
       why: 'retries_exhausted',
     });
-    expect(decideRetry(answer(429), context({ maxRetries: 0 })).retry).toBe(false);
+    expect(decideRetry(answer(429, true), context({ maxRetries: 0 })).retry).toBe(false);
   });
 
   it('does not wait a suggested delay longer than maxRetryDelayMs: the caller decides', () => {

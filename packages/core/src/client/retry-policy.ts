@@ -1,9 +1,11 @@
 /**
- * When the client tries a failed request again, as a pure function of what failed. The rules are
- * the spec's: retry only when the error says it may succeed, after the delay it suggests; a rate
- * limit (429) after its delay; and, for requests that are safe to repeat (GET, and the create
- * that carries its Idempotency-Key), also after no answer at all or a server failure (5xx).
- * Never any other 4xx.
+ * When the client tries a failed request again, as a pure function of what failed.
+ * - An error answer of the service (its error envelope): only when the body says
+ *   `retryable: true`, after the delay it suggests, whatever the method ("clients retry only when
+ *   retryable is true"). An absent `retryable` is false, whatever the status or the code.
+ * - No answer from the service (no connection, a timeout, or an answer that is not its envelope,
+ *   such as a proxy's 502 page): nothing says whether the request was done, so only a request that
+ *   is safe to repeat (GET, and the create that carries its Idempotency-Key) is sent again.
  */
 
 /** What went wrong with one attempt, as far as retrying is concerned. */
@@ -12,8 +14,8 @@ export type AttemptFailure =
       kind: 'answer';
       httpStatus: number;
       /**
-       * The body's `retryable`, else `true` where the spec calls the code retryable, else
-       * undefined. An explicit `false` is obeyed even on a 5xx.
+       * The service's error envelope's `retryable` (absent = false). Undefined when the answer is
+       * not the service's envelope (a proxy's error page, say): that is no answer of the service.
        */
       retryable: boolean | undefined;
       /** The delay the service suggested (body `retryAfterSeconds`, else `Retry-After`), in ms. */
@@ -36,7 +38,7 @@ export type RetryDecision =
   | { retry: true; delayMs: number; why: RetryReason }
   | { retry: false; why: 'not_retryable' | 'retries_exhausted' | 'delay_too_long' };
 
-export type RetryReason = 'retryable' | 'rate_limited' | 'server_error' | 'no_answer';
+export type RetryReason = 'retryable' | 'no_answer';
 
 /** Backoff starts here and doubles with each retry. */
 export const BASE_BACKOFF_MS = 250;
@@ -69,12 +71,13 @@ export function decideRetry(failure: AttemptFailure, context: RetryContext): Ret
 }
 
 function retryReason(failure: AttemptFailure, safeToRepeat: boolean): RetryReason | undefined {
-  if (failure.kind === 'no_answer') return safeToRepeat ? 'no_answer' : undefined;
-  if (failure.retryable === true) return 'retryable';
-  if (failure.retryable === false) return undefined;
-  if (failure.httpStatus === 429) return 'rate_limited';
-  if (failure.httpStatus >= 500 && safeToRepeat) return 'server_error';
-  return undefined;
+  if (failure.kind === 'answer' && failure.retryable !== undefined) {
+    return failure.retryable ? 'retryable' : undefined;
+  }
+  // No answer of the service: repeat only what cannot be done twice. A 4xx that is not the
+  // service's envelope (a proxy's 404, a redirect) is a wrong base URL: no retry fixes it.
+  if (failure.kind === 'answer' && failure.httpStatus < 500 && failure.httpStatus !== 429) return undefined;
+  return safeToRepeat ? 'no_answer' : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   subscriptionSchema,
 } from '../schemas/subscription.js';
 import { checkInput } from './check-input.js';
+import { checkRequestOptions, type RequestOptions } from './client-options.js';
 import {
   apiRequest,
   envelopeData,
@@ -15,7 +16,7 @@ import {
 
 export interface SubscriptionsApi {
   /** `GET /v1/subscriptions/{subscriptionUid}`. */
-  retrieve(subscriptionUid: string): Promise<Subscription>;
+  retrieve(subscriptionUid: string, options?: RequestOptions): Promise<Subscription>;
   /**
    * `POST /v1/subscriptions/{subscriptionUid}/cancel`. `PERIOD_END`: access lasts until `cancelAt`
    * (status `PRE_CANCELED`); `NOW`: access ends at once.
@@ -24,20 +25,24 @@ export interface SubscriptionsApi {
    * const subscription = await client.subscriptions.cancel(uid, { when: 'PERIOD_END' });
    * showAccessUntil(subscription.cancelAt);
    */
-  cancel(subscriptionUid: string, request: SubscriptionCancelRequest): Promise<Subscription>;
+  cancel(
+    subscriptionUid: string,
+    request: SubscriptionCancelRequest,
+    options?: RequestOptions,
+  ): Promise<Subscription>;
   /** `POST /v1/subscriptions/{subscriptionUid}/resume`: withdraws a `PERIOD_END` cancellation. */
-  resume(subscriptionUid: string): Promise<Subscription>;
+  resume(subscriptionUid: string, options?: RequestOptions): Promise<Subscription>;
 }
 
 const subscriptionData = envelopeData(subscriptionSchema);
 
 export function createSubscriptionsApi(send: SendAuthenticated): SubscriptionsApi {
   return {
-    async retrieve(subscriptionUid) {
+    async retrieve(subscriptionUid, options) {
       const target = resourceTarget('GET', '/v1/subscriptions/{subscriptionUid}', subscriptionUid);
-      return send(apiRequest({ method: 'GET', target }, subscriptionData));
+      return send(apiRequest({ method: 'GET', target }, subscriptionData), checkRequestOptions(options));
     },
-    async cancel(subscriptionUid, request) {
+    async cancel(subscriptionUid, request, options) {
       const path = '/v1/subscriptions/{subscriptionUid}/cancel';
       const target = resourceTarget('POST', path, subscriptionUid);
       const body = checkInput(subscriptionCancelRequestSchema, request, { method: 'POST', path, name: '' });
@@ -46,11 +51,12 @@ export function createSubscriptionsApi(send: SendAuthenticated): SubscriptionsAp
           { method: 'POST', target, headers: { ...JSON_CONTENT }, body: JSON.stringify(body) },
           subscriptionData,
         ),
+        checkRequestOptions(options),
       );
     },
-    async resume(subscriptionUid) {
+    async resume(subscriptionUid, options) {
       const target = resourceTarget('POST', '/v1/subscriptions/{subscriptionUid}/resume', subscriptionUid);
-      return send(apiRequest({ method: 'POST', target }, subscriptionData));
+      return send(apiRequest({ method: 'POST', target }, subscriptionData), checkRequestOptions(options));
     },
   };
 }

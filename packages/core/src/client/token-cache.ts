@@ -1,4 +1,4 @@
-import type { ClientLogger } from './client-logger.js';
+import type { DcbLogger } from '../observability/logger.js';
 
 export interface IssuedToken {
   accessToken: string;
@@ -28,7 +28,7 @@ export class TokenCache {
   constructor(
     private readonly requestToken: () => Promise<IssuedToken>,
     private readonly nowMs: () => number,
-    private readonly logger: ClientLogger,
+    private readonly logger: DcbLogger,
   ) {}
 
   /** A token to send now. Rejects with the token request's error when none could be had. */
@@ -63,14 +63,12 @@ export class TokenCache {
         renewAtMs: requestedAtMs + lifetimeMs - margin,
         expiresAtMs: requestedAtMs + lifetimeMs,
       };
-      this.logger.debug?.('dcbkit: access token received', { expiresInSeconds: issued.expiresInSeconds });
+      this.logger.debug?.({ expiresInSeconds: issued.expiresInSeconds }, 'dcbkit: access token received');
       return issued.accessToken;
     } catch (error) {
       // Renewal starts early; while the old token is still valid, a failed renewal costs nothing.
       if (previous !== undefined && this.current === previous && this.nowMs() < previous.expiresAtMs) {
-        this.logger.warn?.('dcbkit: token renewal failed; the current token is still valid', {
-          error: error instanceof Error ? error.name : 'unknown',
-        });
+        this.logger.warn?.({ err: error }, 'dcbkit: token renewal failed; the current token is still valid');
         return previous.value;
       }
       throw error;

@@ -1,5 +1,6 @@
+import { DcbError } from '../errors/dcb-error.js';
 import { tokenResponseSchema } from '../schemas/envelope.js';
-import { DcbTokenError } from './errors.js';
+import { DcbApiError } from './errors.js';
 import type { HttpAnswer } from './http-transport.js';
 import {
   type AnswerContext,
@@ -24,8 +25,9 @@ export function tokenRequestBody(clientId: string, clientSecret: string): string
 }
 
 /**
- * Reads the token endpoint's plain-JSON answer. Any refusal becomes DcbTokenError with the HTTP
- * status and the body's code when it has one.
+ * Reads the token endpoint's plain-JSON answer. A refusal in the service's error envelope is
+ * `token_refused` (wrong ID or secret, or a credential of the other environment); a 404 or any
+ * answer that is not the service's is `wrong_base_url`, so the two are never confused.
  */
 export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): AnswerReading<IssuedToken> {
   if (isSuccessStatus(answer.status)) {
@@ -38,20 +40,76 @@ export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): Ans
     };
   }
   const errorBody = readErrorEnvelope(answer);
+  const oauthError = oauthErrorOf(answer);
+  // "Not found", or an answer that is neither the service's envelope nor an OAuth error: the
+  // token endpoint is not where the base URL says.
+  if (answer.status === 404 || (errorBody === undefined && oauthError === undefined)) {
+    if (answer.status >= 500) return unexpectedAnswer(answer, context);
+    return {
+      ok: false,
+      retryable: undefined,
+      retryAfterMs: undefined,
+      error: new DcbError(
+        'wrong_base_url',
+        `The token endpoint is not at ${context.path} of the configured base URL (HTTP ${answer.status}${errorBody ? `, ${errorBody.code}` : ''}). Set the base URL to the API root of the service, without /v1.`,
+        {
+          httpStatus: answer.status,
+          details: { method: context.method, path: context.path, status: answer.status },
+        },
+      ),
+    };
+  }
+  if (errorBody === undefined) {
+    return {
+      ok: false,
+      retryable: undefined,
+      retryAfterMs: undefined,
+      error: new DcbError(
+        'token_refused',
+        `The token request was refused (HTTP ${answer.status}, ${oauthError}). Check the client ID and secret of this environment.`,
+        { httpStatus: answer.status, details: { oauthError, status: answer.status } },
+      ),
+    };
+  }
   const retryAfterMs = suggestedDelayMs(answer, errorBody, context.nowMs);
-  const code = errorBody?.code;
-  const said = errorBody ? `${code}: ${errorBody.message}` : 'no error envelope';
+  const retryable = statedRetryable(errorBody);
+  // A rate limit or a failure of the endpoint is the service's state, not the partner's credentials.
+  if (retryable === true || answer.status === 429 || answer.status >= 500) {
+    return {
+      ok: false,
+      error: new DcbApiError({
+        code: errorBody.code,
+        httpStatus: answer.status,
+        message: errorBody.message,
+        retryable: errorBody.retryable,
+        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        body: answer.body.json ? answer.body.value : undefined,
+        method: context.method,
+        path: context.path,
+      }),
+      retryable,
+      retryAfterMs,
+    };
+  }
   return {
     ok: false,
-    error: new DcbTokenError({
-      httpStatus: answer.status,
-      code,
-      message: `The token request was refused (HTTP ${answer.status}, ${said}). Check the client ID and secret of this environment.`,
-      retryable: errorBody?.retryable,
-      retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-      body: answer.body.json ? answer.body.value : answer.body.text,
-    }),
-    retryable: errorBody ? statedRetryable(errorBody) : undefined,
+    error: new DcbError(
+      'token_refused',
+      `The token request was refused (HTTP ${answer.status}, ${errorBody.code}: ${errorBody.message}). Check the client ID and secret of this environment.`,
+      {
+        httpStatus: answer.status,
+        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+        details: { serviceCode: errorBody.code, status: answer.status },
+      },
+    ),
+    retryable,
     retryAfterMs,
   };
+}
+
+/** The `error` of an OAuth 2.0 error answer (RFC 6749 5.2), e.g. `invalid_client`. */
+function oauthErrorOf(answer: HttpAnswer): string | undefined {
+  if (!answer.body.json || (answer.status !== 400 && answer.status !== 401)) return undefined;
+  const value = answer.body.value as { error?: unknown } | null;
+  return typeof value?.error === 'string' ? value.error : undefined;
 }

@@ -1,4 +1,4 @@
-import { createClient, DcbApiError, DcbTokenError, type LogFields } from '@dcbkit/core';
+import { createClient, DcbApiError, DcbError, type LogFields } from '@dcbkit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { paymentFixture, SANDBOX_SECRET, testClientOptions } from './test-support/fixtures.js';
 import {
@@ -108,7 +108,7 @@ describe('token request', () => {
     const client = createClient(testClientOptions(s.url, { now: () => new Date(now) }).options);
     await client.payments.retrieve('pay_1');
     now = 3_600_000;
-    await expect(client.payments.retrieve('pay_1')).rejects.toBeInstanceOf(DcbTokenError);
+    await expect(client.payments.retrieve('pay_1')).rejects.toMatchObject({ code: 'token_refused' });
     expect(tokensSent(s)).toEqual(['Bearer tok_1']);
   });
 });
@@ -152,7 +152,7 @@ describe('ATH-002 on an API call', () => {
 });
 
 describe('a failed token request', () => {
-  it('is a DcbTokenError with the HTTP status and the body code, for every waiting call', async () => {
+  it('is token_refused with the HTTP status and the service code, for every waiting call', async () => {
     const s = await serve({
       'POST /oauth2/token': apiError(401, 'ATH-001'),
       'GET /v1/payments/pay_1': ok(paymentFixture()),
@@ -162,22 +162,30 @@ describe('a failed token request', () => {
       Array.from({ length: 10 }, () => client.payments.retrieve('pay_1').catch((e: unknown) => e)),
     );
     for (const error of errors) {
-      expect(error).toBeInstanceOf(DcbTokenError);
-      expect(error).toMatchObject({ httpStatus: 401, code: 'ATH-001', retryable: false });
+      expect(error).toBeInstanceOf(DcbError);
+      expect(error).toMatchObject({
+        code: 'token_refused',
+        httpStatus: 401,
+        retryable: false,
+        details: { serviceCode: 'ATH-001' },
+      });
     }
     expect(s.to('POST /oauth2/token')).toHaveLength(1);
     expect(s.to('GET /v1/payments/pay_1')).toHaveLength(0);
   });
 
-  it('carries no code when the body has none, and is not cached: the next call asks again', async () => {
+  it('reads an OAuth error body as token_refused, and is not cached: the next call asks again', async () => {
     const s = await serve({
       'POST /oauth2/token': [{ status: 400, json: { error: 'invalid_client' } }, tokenReply('tok_2')],
       'GET /v1/payments/pay_1': ok(paymentFixture()),
     });
     const client = createClient(testClientOptions(s.url).options);
     const error = await client.payments.retrieve('pay_1').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DcbTokenError);
-    expect(error).toMatchObject({ httpStatus: 400, code: undefined, body: { error: 'invalid_client' } });
+    expect(error).toMatchObject({
+      code: 'token_refused',
+      httpStatus: 400,
+      details: { oauthError: 'invalid_client' },
+    });
     await expect(client.payments.retrieve('pay_1')).resolves.toMatchObject({ object: 'payment' });
     expect(tokensSent(s)).toEqual(['Bearer tok_2']);
   });
@@ -197,10 +205,14 @@ describe('the client secret', () => {
   it('never reaches the logger, nor an error', async () => {
     const s = await serve({
       'POST /oauth2/token': [apiError(401, 'ATH-001'), tokenReply('tok_live_abc')],
-      'GET /v1/payments/pay_1': [apiError(401, 'ATH-002'), apiError(503, 'SYS-001'), ok(paymentFixture())],
+      'GET /v1/payments/pay_1': [
+        apiError(401, 'ATH-002'),
+        apiError(503, 'SYS-001', { retryable: true }),
+        ok(paymentFixture()),
+      ],
     });
     const lines: string[] = [];
-    const record = (message: string, fields?: LogFields) => lines.push(JSON.stringify([message, fields]));
+    const record = (fields: LogFields, message: string) => lines.push(JSON.stringify([message, fields]));
     const logger = { debug: record, info: record, warn: record, error: record };
     const client = createClient(testClientOptions(s.url, { logger }).options);
     const tokenError = await client.payments.retrieve('pay_1').catch((e: unknown) => e);

@@ -1,18 +1,21 @@
+import { DcbError } from '../errors/dcb-error.js';
+
 /**
  * Why an entitlement operation was refused. Stable: branch on it.
- * - `not_found`: there is no entitlement for this account and product.
+ * - `entitlement_not_found`: there is no entitlement for this account and product.
  * - `not_consumable`: only CONSUMABLE entitlements have units.
- * - `revoked`: access has ended.
+ * - `entitlement_revoked`: access has ended.
  * - `no_units_left`: every unit bought has been used.
  */
-export type EntitlementErrorCode = 'not_found' | 'not_consumable' | 'revoked' | 'no_units_left';
+export type EntitlementErrorCode =
+  | 'entitlement_not_found'
+  | 'not_consumable'
+  | 'entitlement_revoked'
+  | 'no_units_left';
 
-export class EntitlementError extends Error {
-  override readonly name = 'EntitlementError';
-  readonly code: EntitlementErrorCode;
-
-  constructor(code: EntitlementErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
+export function entitlementError(
+  code: EntitlementErrorCode,
+  message: string,
+): DcbError<EntitlementErrorCode> {
+  return new DcbError(code, message);
 }

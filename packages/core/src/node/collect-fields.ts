@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { RouteError } from '../routes/route-error.js';
-import { RawBodyError } from './raw-body-error.js';
+import { isDcbError } from '../errors/dcb-error.js';
+import { routeError } from '../routes/route-error.js';
 import { getRawBody } from './read-raw-body.js';
 
 /** Forms and JSON bodies of the partner routes are a few fields: anything larger is refused. */
@@ -19,7 +19,7 @@ export interface FieldSources {
 /**
  * The fields of a partner route request: the query, then the body (the app's parsed one, or a
  * urlencoded or JSON body read here), then route params; later sources win. Repeated fields keep
- * their first value. Throws RouteError (`invalid_request`) for a body it cannot read.
+ * their first value. Throws a DcbError `invalid_request` for a body it cannot read.
  */
 export async function collectFields({
   req,
@@ -39,8 +39,12 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   try {
     raw = await getRawBody({ req, maxBytes: MAX_FORM_BYTES });
   } catch (error) {
-    if (error instanceof RawBodyError)
-      throw new RouteError('invalid_request', 400, 'The request body could not be read.', { cause: error });
+    if (
+      isDcbError(error, 'body_too_large') ||
+      isDcbError(error, 'body_incomplete') ||
+      isDcbError(error, 'body_consumed')
+    )
+      throw routeError('invalid_request', 'The request body could not be read.', { cause: error });
     throw error;
   }
   if (type === 'application/x-www-form-urlencoded')
@@ -51,7 +55,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch {
     // Reported below, like any other body that is not an object.
   }
-  throw new RouteError('invalid_request', 400, 'The request body must be a JSON object.');
+  throw routeError('invalid_request', 'The request body must be a JSON object.');
 }
 
 function firstValues(source: unknown): Record<string, unknown> {

@@ -1,17 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import type { WebhookHandler } from '../entitlements/handler/create-webhook-handler.js';
-import type { WebhookLogger } from '../entitlements/handler/logger.js';
-import { refused, type WebhookResponse } from '../entitlements/handler/webhook-response.js';
-import { RawBodyError } from './raw-body-error.js';
+import { isDcbError } from '../errors/dcb-error.js';
+import type { HttpAnswer } from '../http/http-answer.js';
+import type { WebhookHandler } from '../webhooks/create-webhook-handler.js';
+import { refused } from '../webhooks/webhook-answers.js';
 import { getRawBody } from './read-raw-body.js';
 
 export interface NodeWebhookRequest {
   req: IncomingMessage;
   /** Bytes a body parser already read and kept (`req.rawBody`, `ctx.request.rawBody`). */
   kept?: unknown;
-  /** Default: the handler's own limit. */
-  maxBodyBytes?: number;
-  logger?: Pick<WebhookLogger, 'error' | 'warn'>;
   /** One sentence telling the partner how to mount the route when the raw body is gone. */
   mountingHint: string;
 }
@@ -20,25 +17,34 @@ export interface NodeWebhookRequest {
  * Runs the webhook handler on a Node request, whatever the framework: takes the raw bytes (kept
  * by a parser, or read here), hands them over with the headers, and returns what to answer. When a
  * body parser consumed the stream and kept nothing it answers 500 at once, never hangs and never
- * re-serialises, and logs one line saying how to fix the mounting.
+ * re-serialises, and reports one error saying how to fix the mounting.
  */
 export async function handleNodeWebhook(
   handler: WebhookHandler,
   request: NodeWebhookRequest,
-): Promise<WebhookResponse> {
-  const { req, logger = console } = request;
+): Promise<HttpAnswer> {
+  const { req } = request;
   let rawBody: Buffer;
   try {
     rawBody = await getRawBody({
       req,
       kept: request.kept,
-      maxBytes: request.maxBodyBytes ?? handler.maxBodyBytes,
+      maxBytes: handler.maxBodyBytes,
+      timeoutMs: handler.bodyTimeoutMs,
     });
   } catch (error) {
-    if (!(error instanceof RawBodyError)) throw error;
-    if (error.reason === 'too_large') return refused(413, 'body_too_large');
-    if (error.reason === 'aborted') return refused(400, 'body_incomplete');
-    logger.error(
+    if (isDcbError(error, 'body_too_large')) return refused(413, 'body_too_large');
+    if (isDcbError(error, 'body_timeout')) {
+      // The sender is too slow to wait for: close the connection once the answer is out.
+      const answer = refused(408, 'body_timeout');
+      answer.headers.connection = 'close';
+      return answer;
+    }
+    if (isDcbError(error, 'body_incomplete')) return refused(400, 'body_incomplete');
+    if (!isDcbError(error, 'body_consumed')) throw error;
+    handler.reportError(
+      error,
+      { source: 'webhook' },
       `dcbkit: the webhook's raw body is gone: a body parser read it first. ${request.mountingHint}`,
     );
     return refused(500, 'body_not_raw');

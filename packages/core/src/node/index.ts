@@ -1,7 +1,17 @@
+// '@dcbkit/core/node': the plumbing framework adapters share (@dcbkit/express, @dcbkit/koa, or
+// your own for another Node framework). Partner apps do not need it.
+export type { HttpAnswer } from '../http/http-answer.js';
+export { checkoutIdempotencyKey, isCheckoutNonce } from '../routes/checkout-nonce.js';
+export {
+  type AccessDeniedOptions,
+  answerForDeniedAccess,
+  answerForError,
+  answerForResult,
+} from '../routes/http-answer.js';
 export { collectFields, type FieldSources, MAX_FORM_BYTES } from './collect-fields.js';
 export { handleNodeWebhook, type NodeWebhookRequest } from './handle-node-webhook.js';
-export { RawBodyError, type RawBodyErrorReason } from './raw-body-error.js';
-export { DEFAULT_MAX_BODY_BYTES, getRawBody, type RawBodySource } from './read-raw-body.js';
+export type { RawBodyErrorCode } from './raw-body-error.js';
+export { getRawBody, type RawBodySource } from './read-raw-body.js';
 export {
   gateAnswer,
   type PartnerAction,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RawBodyError } from './raw-body-error.js';
+import { isDcbError } from '../errors/dcb-error.js';
 import { getRawBody, type RawBodySource } from './read-raw-body.js';
 
 type Outcome = { bytes: Buffer } | { reason: string };
@@ -21,8 +21,9 @@ async function serve(
       outcomes.push({ bytes });
       res.end('ok');
     } catch (error) {
-      outcomes.push({ reason: error instanceof RawBodyError ? error.reason : String(error) });
-      res.statusCode = 400;
+      outcomes.push({ reason: isDcbError(error) ? error.code : String(error) });
+      // As a refusal goes out in production: the connection closes after it.
+      res.writeHead(400, { connection: 'close' });
       res.end('no');
     }
     notify?.();
@@ -67,14 +68,14 @@ describe('getRawBody', () => {
       return {};
     });
     await fetch(url, { method: 'POST', body });
-    expect(await next()).toEqual({ reason: 'consumed' });
+    expect(await next()).toEqual({ reason: 'body_consumed' });
   });
 
   it('refuses a body above the limit by its declared length or as it streams', async () => {
     const { url, port, next } = await serve(() => ({ maxBytes: 16 }));
     const declared = await fetch(url, { method: 'POST', body });
     expect(declared.status).toBe(400);
-    expect(await next()).toEqual({ reason: 'too_large' });
+    expect(await next()).toEqual({ reason: 'body_too_large' });
 
     const chunked = request({
       host: '127.0.0.1',
@@ -85,14 +86,14 @@ describe('getRawBody', () => {
     chunked.on('error', () => {});
     chunked.write(body.subarray(0, 10));
     chunked.write(body.subarray(10, 30));
-    expect(await next()).toEqual({ reason: 'too_large' });
+    expect(await next()).toEqual({ reason: 'body_too_large' });
     chunked.destroy();
   });
 
   it('refuses kept bytes above the limit', async () => {
     const { url, next } = await serve(() => ({ kept: 'x'.repeat(17), maxBytes: 16 }));
     await fetch(url, { method: 'POST', body: 'x' });
-    expect(await next()).toEqual({ reason: 'too_large' });
+    expect(await next()).toEqual({ reason: 'body_too_large' });
   });
 
   it('reports a client that goes away mid-body as aborted', async () => {
@@ -106,6 +107,54 @@ describe('getRawBody', () => {
     partial.on('error', () => {});
     partial.write(body.subarray(0, 10));
     setTimeout(() => partial.destroy(), 50);
-    expect(await next()).toEqual({ reason: 'aborted' });
+    expect(await next()).toEqual({ reason: 'body_incomplete' });
+  });
+});
+
+describe('getRawBody: senders that do not finish', () => {
+  it('refuses a body dripping in slower than timeoutMs as body_timeout', async () => {
+    const { port, next } = await serve(() => ({ timeoutMs: 200 }));
+    const drip = request({ host: '127.0.0.1', port, method: 'POST', headers: { 'content-length': '100' } });
+    drip.on('error', () => {});
+    drip.write('{');
+    const started = Date.now();
+    expect(await next()).toEqual({ reason: 'body_timeout' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    drip.destroy();
+  });
+
+  it('lets the sender of a too-large body read the refusal, every time', async () => {
+    const { port, next } = await serve(() => ({ maxBytes: 1024 }));
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    /** Streams 4 MiB in chunks, as a sender that does not wait for an early answer. */
+    const send = () =>
+      new Promise<number | string>((resolve) => {
+        const req = request({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          headers: { 'content-length': String(64 * chunk.length) },
+        });
+        req.on('response', (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        req.on('error', (error) => resolve(`failed: ${error.message}`));
+        let written = 0;
+        const write = () => {
+          while (written < 64) {
+            written++;
+            if (!req.write(chunk)) {
+              req.once('drain', write);
+              return;
+            }
+          }
+          req.end();
+        };
+        write();
+      });
+    const statuses = await Promise.all(Array.from({ length: 20 }, send));
+    expect(statuses).toEqual(Array.from({ length: 20 }, () => 400));
+    for (let i = 0; i < 20; i++) expect(await next()).toEqual({ reason: 'body_too_large' });
   });
 });

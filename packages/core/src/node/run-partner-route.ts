@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import {
   answerForDeniedAccess,
   answerForError,
@@ -6,6 +7,7 @@ import {
 } from '../routes/http-answer.js';
 import type { PartnerRoutes, RouteInput } from '../routes/partner-routes.js';
 import type { RouteResult, RouteView } from '../routes/route-result.js';
+import type { RequestOrigin } from '../routes/same-origin.js';
 import { collectFields, type FieldSources } from './collect-fields.js';
 
 /** One of the partner routes (checkout, return, cancel, resume), as runPartnerRoute runs it. */
@@ -25,8 +27,12 @@ export async function runPartnerRoute(
   sources: FieldSources,
 ): Promise<PartnerRouteOutcome> {
   try {
-    const fields = await collectFields(sources);
-    const result = await action({ accountKey: await accountKey, fields });
+    const { req } = sources;
+    const changesState = req.method !== 'GET' && req.method !== 'HEAD';
+    // A state-changing route never reads its fields from the query string: a link must not cancel.
+    const fields = await collectFields(changesState ? { ...sources, query: undefined } : sources);
+    const request = changesState ? requestOrigin(req) : undefined;
+    const result = await action({ accountKey: await accountKey, fields, ...(request ? { request } : {}) });
     const answer = answerForResult(result);
     return result.type === 'view' ? { answer, view: result.view } : { answer };
   } catch (error) {
@@ -45,4 +51,20 @@ export async function gateAnswer(
 ): Promise<HttpAnswer | undefined> {
   const { allowed } = await routes.checkAccess(await accountKey, productUid);
   return allowed ? undefined : answerForDeniedAccess({ productUid, redirectTo });
+}
+
+// The body types a page of another site can post without a CORS preflight.
+const SIMPLE_BODY_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+function requestOrigin(req: IncomingMessage): RequestOrigin {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return {
+    origin: req.headers.origin,
+    secFetchSite: firstHeader(req.headers['sec-fetch-site']),
+    simpleBody: SIMPLE_BODY_TYPES.has(type),
+  };
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

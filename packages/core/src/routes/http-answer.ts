@@ -1,13 +1,8 @@
-import { RouteError } from './route-error.js';
+import type { HttpAnswer } from '../http/http-answer.js';
+import { isRouteError } from './route-error.js';
 import type { RouteResult } from './route-result.js';
 
-/** A framework-neutral HTTP answer: adapters write the status, the headers and the body as they are. */
-export interface HttpAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** JSON text, or undefined for a bodyless redirect. */
-  body: string | undefined;
-}
+export type { HttpAnswer };
 
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
@@ -18,12 +13,16 @@ export function answerForResult(result: RouteResult): HttpAnswer {
   return { status: result.status, headers: { ...JSON_TYPE }, body: JSON.stringify(result.view) };
 }
 
-/** A route's refusal as HTTP; undefined for anything that is not a RouteError (let the app's error handling have it). */
+/**
+ * A route's refusal as HTTP: small JSON with the code and the sentence, no stack, no upstream
+ * detail. Undefined for anything else, which goes to the app's own error handling.
+ */
 export function answerForError(error: unknown): HttpAnswer | undefined {
-  if (!(error instanceof RouteError)) return undefined;
+  if (!isRouteError(error)) return undefined;
   const headers: Record<string, string> = { ...JSON_TYPE };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
-  return { status: error.httpStatus, headers, body: JSON.stringify(error.toJSON()) };
+  const body = JSON.stringify({ error: { code: error.code, message: error.message } });
+  return { status: error.httpStatus ?? 400, headers, body };
 }
 
 export interface AccessDeniedOptions {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { DcbClient } from '../client/create-client.js';
 import type { Entitlement } from '../entitlements/entitlement.js';
 import { DEFAULT_ACCOUNT_KEY_FIELD } from '../entitlements/handler/account-key.js';
@@ -6,13 +7,17 @@ import type { GrantResult } from '../entitlements/handler/grant-from-payment.js'
 import type { Offers } from '../entitlements/offers/define-offers.js';
 import { hasAccess } from '../entitlements/rules/has-access.js';
 import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
+import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
 import { checkoutIdempotencyKey, isCheckoutNonce } from './checkout-nonce.js';
-import { fromClientError } from './from-client-error.js';
-import { RouteError } from './route-error.js';
+import { createFormToken, verifyFormToken } from './form-token.js';
+import { fromClientError, isMisconfiguration } from './from-client-error.js';
+import { routeError } from './route-error.js';
 import type { ReturnState, RouteResult } from './route-result.js';
+import { assertSameOrigin, type RequestOrigin } from './same-origin.js';
 
 export interface PartnerRoutesOptions {
   client: DcbClient;
@@ -26,6 +31,20 @@ export interface PartnerRoutesOptions {
   accountKeyField?: string;
   /** Numbers to prefill on checkout for an account (never a substitute for consent). */
   prefill?: (accountKey: string) => CreatePaymentRequest['prefill'] | undefined;
+  /** Default: warnings and errors on the console. */
+  logger?: DcbLogger;
+  /** Receives the Error when a route fails for a reason other than the browser's request. */
+  onError?: ErrorHook;
+  /**
+   * Origins whose pages may post to the state-changing routes (checkout, cancel, resume).
+   * Default: the origin of `returnUrl`, your app's own.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * The key that binds form tokens to an account. Several instances must share it. Default: a
+   * random key per process (createDcbKit derives a shared one from the webhook secret).
+   */
+  formSecret?: string;
   now?: () => Date;
 }
 
@@ -36,10 +55,16 @@ export interface RouteInput {
   /** The signed-in account, from your app's session. Undefined means nobody is signed in. */
   accountKey: string | undefined;
   fields: RouteFields;
+  /** Where the request came from; adapters fill it from the headers. */
+  request?: RequestOrigin;
 }
 
 export interface PartnerRoutes {
-  /** Starts a hosted payment for `offerUid` with the form's `nonce`; redirects (303) to checkout, or answers the embed URL. */
+  /**
+   * Starts a hosted payment for `offerUid`; redirects (303) to checkout, or answers the embed
+   * URL. A form posts `token` (from formToken); a JSON call posts a `nonce` (createCheckoutNonce).
+   * Either makes repeated submits of one form one payment.
+   */
   checkout(input: RouteInput): Promise<RouteResult>;
   /** The return page: confirms `paymentUid` with a server-side read and grants when it succeeded. */
   confirmReturn(input: RouteInput): Promise<RouteResult>;
@@ -47,6 +72,11 @@ export interface PartnerRoutes {
   cancelSubscription(input: RouteInput): Promise<RouteResult>;
   /** Withdraws a PERIOD_END cancellation of `subscriptionUid` of this account. */
   resumeSubscription(input: RouteInput): Promise<RouteResult>;
+  /**
+   * A token to render as the hidden `token` field of every state-changing form of this account.
+   * A form post without a valid one is refused (`cross_site_request`).
+   */
+  formToken(accountKey: string): string;
   /** The account's entitlement to a product, and whether it gives access now. */
   checkAccess(
     accountKey: string | undefined,
@@ -77,18 +107,65 @@ const RETURN_STATE: Record<PaymentStatus, ReturnState> = {
 export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoutes {
   const { client, store, offers, returnUrl, now = () => new Date() } = options;
   const field = options.accountKeyField ?? DEFAULT_ACCOUNT_KEY_FIELD;
+  const logger = options.logger ?? consoleLogger;
+  const reportError = createErrorReporter(logger, options.onError);
+  const reported = new Set<string>();
+  const allowedOrigins = new Set(options.allowedOrigins ?? [new URL(returnUrl).origin]);
+  const formSecret = options.formSecret ?? randomBytes(32).toString('base64url');
 
-  async function checkout({ accountKey, fields }: RouteInput): Promise<RouteResult> {
-    const account = signedIn(accountKey);
-    const offer = offers.get(text(fields, 'offerUid'));
-    if (offer === undefined) throw new RouteError('not_found', 404, 'No such offer.');
-    const nonce = fields.nonce;
-    if (!isCheckoutNonce(nonce)) {
-      throw new RouteError(
-        'invalid_request',
-        400,
-        'The checkout form is missing its nonce; reload the page.',
+  /**
+   * The cross-site defence of a state-changing route: a browser's cross-origin request is
+   * refused; a form post (which any site can make without a preflight) must carry this account's
+   * form token. A JSON post cannot be sent cross-site without CORS, so it needs no token.
+   * Resolves to the form token's nonce, when there was one.
+   */
+  function guard(input: RouteInput, account: string): string | undefined {
+    assertSameOrigin(input.request, allowedOrigins);
+    const nonce = verifyFormToken(formSecret, account, input.fields.token);
+    if (input.request?.simpleBody && nonce === undefined) {
+      throw routeError(
+        'cross_site_request',
+        'The form has expired or is not this account’s; reload the page.',
       );
+    }
+    return nonce;
+  }
+
+  /**
+   * What the client threw, as the route's answer. A misconfiguration is logged at error level
+   * (once per code, with its fix), reported, and thrown on to the app's error handler; an outage
+   * becomes a 502 for the subscriber and a warning in the log.
+   */
+  function translate(error: unknown, route: string, notFound: string): never {
+    if (isMisconfiguration(error)) {
+      if (!reported.has(error.code)) {
+        reported.add(error.code);
+        reportError(
+          error,
+          { source: 'route', route },
+          `dcbkit: the billing service refused this app's setup: ${error.message}`,
+        );
+      }
+      throw error;
+    }
+    const answer = fromClientError(error, notFound);
+    if (answer.code === 'service_unavailable') {
+      logger.warn?.(
+        { err: answer.cause, route },
+        'dcbkit: the billing service is unavailable; answered 502.',
+      );
+    }
+    throw answer;
+  }
+
+  async function checkout(input: RouteInput): Promise<RouteResult> {
+    const { accountKey, fields } = input;
+    const account = signedIn(accountKey);
+    const nonce = guard(input, account) ?? fields.nonce;
+    const offer = offers.get(text(fields, 'offerUid'));
+    if (offer === undefined) throw routeError('not_found', 'No such offer.');
+    if (!isCheckoutNonce(nonce)) {
+      throw routeError('invalid_request', 'The checkout form is missing its nonce; reload the page.');
     }
     const presentation = presentationOf(fields.presentation);
     const prefill = options.prefill?.(account);
@@ -106,7 +183,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         idempotencyKey: checkoutIdempotencyKey(account, offer.offerUid, nonce),
       });
     } catch (error) {
-      throw fromClientError(error, 'No such offer.');
+      translate(error, 'checkout', 'No such offer.');
     }
     if (presentation === 'embedded') {
       return {
@@ -131,9 +208,9 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       // Never the query's status: the read is the synchronous source of truth.
       payment = await client.payments.retrieve(paymentUid);
     } catch (error) {
-      throw fromClientError(error, 'No such payment.');
+      translate(error, 'return', 'No such payment.');
     }
-    if (payment.metadata?.[field] !== account) throw new RouteError('not_found', 404, 'No such payment.');
+    if (payment.metadata?.[field] !== account) throw routeError('not_found', 'No such payment.');
     const granted = payment.status === 'SUCCEEDED' ? await options.grantFromPayment(payment) : undefined;
     const entitlement = granted?.entitlement ?? (await store.get(account, payment.productUid));
     return {
@@ -146,31 +223,32 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         paymentStatus: payment.status,
         offer: offers.get(payment.offerUid),
         entitlement,
-        hasAccess: hasAccess(entitlement, now()),
+        productAccess: hasAccess(entitlement, now()),
       },
     };
   }
 
-  async function changeSubscription(
-    { accountKey, fields }: RouteInput,
-    action: 'cancel' | 'resume',
-  ): Promise<RouteResult> {
+  async function changeSubscription(input: RouteInput, action: 'cancel' | 'resume'): Promise<RouteResult> {
+    const { accountKey, fields } = input;
     const account = signedIn(accountKey);
+    guard(input, account);
     const subscriptionUid = identifier(fields, 'subscriptionUid');
     const when = action === 'cancel' ? cancelWhenOf(fields.when) : undefined;
     const held = await store.findBySubscriptionUid(subscriptionUid);
     if (held === undefined || held.accountKey !== account) {
-      throw new RouteError('not_found', 404, 'No such subscription.');
+      throw routeError('not_found', 'No such subscription.');
     }
     let subscription: Awaited<ReturnType<DcbClient['subscriptions']['retrieve']>>;
+    // Taken before the call: the read reflects the subscription no earlier than this.
+    const observedAt = now();
     try {
       subscription = when
         ? await client.subscriptions.cancel(subscriptionUid, { when })
         : await client.subscriptions.resume(subscriptionUid);
     } catch (error) {
-      throw fromClientError(error, 'No such subscription.');
+      translate(error, action, 'No such subscription.');
     }
-    const entitlement = await applySubscriptionRead(subscription, { store, offers, now });
+    const entitlement = await applySubscriptionRead(subscription, { store, offers, now, observedAt });
     return {
       type: 'view',
       status: 200,
@@ -189,6 +267,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     confirmReturn,
     cancelSubscription: (input) => changeSubscription(input, 'cancel'),
     resumeSubscription: (input) => changeSubscription(input, 'resume'),
+    formToken: (accountKey) => createFormToken(formSecret, signedIn(accountKey)),
     async checkAccess(accountKey, productUid) {
       if (accountKey === undefined || accountKey === '') return { allowed: false, entitlement: undefined };
       const entitlement = await store.get(accountKey, productUid);
@@ -199,15 +278,14 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
 
 function signedIn(accountKey: string | undefined): string {
   if (typeof accountKey !== 'string' || accountKey === '') {
-    throw new RouteError('unauthenticated', 401, 'Sign in first.');
+    throw routeError('unauthenticated', 'Sign in first.');
   }
   return accountKey;
 }
 
 function text(fields: RouteFields, name: string): string {
   const value = fields[name];
-  if (typeof value !== 'string' || value === '')
-    throw new RouteError('invalid_request', 400, `${name} is required.`);
+  if (typeof value !== 'string' || value === '') throw routeError('invalid_request', `${name} is required.`);
   return value;
 }
 
@@ -215,18 +293,17 @@ const IDENTIFIER = /^[A-Za-z0-9_.:-]{1,255}$/;
 
 function identifier(fields: RouteFields, name: string): string {
   const value = text(fields, name);
-  if (!IDENTIFIER.test(value))
-    throw new RouteError('invalid_request', 400, `${name} is not a valid identifier.`);
+  if (!IDENTIFIER.test(value)) throw routeError('invalid_request', `${name} is not a valid identifier.`);
   return value;
 }
 
 function presentationOf(value: unknown): Presentation {
   if (value === undefined || value === '' || value === 'redirect') return 'redirect';
   if (value === 'embedded') return 'embedded';
-  throw new RouteError('invalid_request', 400, 'presentation must be redirect or embedded.');
+  throw routeError('invalid_request', 'presentation must be redirect or embedded.');
 }
 
 function cancelWhenOf(value: unknown): SubscriptionCancelWhen {
   if (value === 'NOW' || value === 'PERIOD_END') return value;
-  throw new RouteError('invalid_request', 400, 'when must be NOW or PERIOD_END.');
+  throw routeError('invalid_request', 'when must be NOW or PERIOD_END.');
 }

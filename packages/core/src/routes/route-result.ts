@@ -20,12 +20,18 @@ export type RouteView =
     }
   | {
       kind: 'return';
+      /** This payment's outcome: thank the subscriber only for `succeeded`. */
       state: ReturnState;
       paymentUid: string;
       paymentStatus: PaymentStatus;
       offer: OfferDefinition | undefined;
       entitlement: Entitlement | undefined;
-      hasAccess: boolean;
+      /**
+       * Whether the account has access to the offer's product now, from this payment or an
+       * earlier one (units of a day pass left from before a declined purchase, say). Not this
+       * payment's outcome: that is `state`.
+       */
+      productAccess: boolean;
     }
   | {
       kind: 'subscription';

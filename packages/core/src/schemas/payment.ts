@@ -1,16 +1,8 @@
 import { z } from 'zod';
 import { echoedMetadataSchema, timestampSchema } from './primitives.js';
+import { PAYMENT_STATUSES } from './statuses.js';
 
-export const PAYMENT_STATUSES = [
-  'REQUIRES_ACTION',
-  'REQUIRES_START',
-  'REQUIRES_CODE',
-  'PROCESSING',
-  'SUCCEEDED',
-  'FAILED',
-  'EXPIRED',
-  'CANCELED',
-] as const;
+export { PAYMENT_STATUSES };
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 

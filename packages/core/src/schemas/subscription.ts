@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import { timestampSchema } from './primitives.js';
+import { SUBSCRIPTION_STATUSES } from './statuses.js';
 
-export const SUBSCRIPTION_STATUSES = [
-  'TRIALING',
-  'ACTIVE',
-  'PRE_CANCELED',
-  'IN_GRACE',
-  'SUSPENDED',
-  'CANCELED',
-  'EXPIRED',
-] as const;
+export { SUBSCRIPTION_STATUSES };
 export const subscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 

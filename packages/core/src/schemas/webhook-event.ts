@@ -1,30 +1,10 @@
 import { z } from 'zod';
+import type { WebhookEventName } from '../webhooks/webhook-events.js';
 import { paymentStatusSchema } from './payment.js';
 import { echoedMetadataSchema, moneySchema, timestampSchema } from './primitives.js';
 import { subscriptionStatusSchema } from './subscription.js';
 
-export const WEBHOOK_EVENT_NAMES = [
-  'payment.succeeded',
-  'payment.failed',
-  'entitlement.granted',
-  'entitlement.updated',
-  'entitlement.revoked',
-  'subscription.trial_started',
-  'subscription.trial_will_end',
-  'subscription.updated',
-  'subscription.suspended',
-  'subscription.canceled',
-  'subscription.expired',
-  'subscription.failed',
-] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
-
-const knownEventNames: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
-
-/** True when dcbkit knows the event name; unknown names still parse, so a new event type never breaks you. */
-export function isKnownEventName(name: string): name is WebhookEventName {
-  return knownEventNames.has(name);
-}
+export { isKnownEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../webhooks/webhook-events.js';
 
 // Opaque identifiers; events are hot-path reads, so they are checked for type only.
 const id = z.string();

@@ -1,3 +1,4 @@
+import { optionError } from '../errors/option-error.js';
 import { computeSignature, type RawBody } from './hmac.js';
 import { formatSignatureHeader } from './signature-header.js';
 
@@ -27,7 +28,7 @@ export function signWebhook({ payload, secret, timestamp }: SignWebhookOptions):
       ? Math.floor(timestamp.getTime() / 1000)
       : (timestamp ?? Math.floor(Date.now() / 1000));
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    throw new TypeError('signWebhook: timestamp must be whole unix seconds or a Date.');
+    throw optionError('signWebhook', 'timestamp', 'must be whole unix seconds or a Date.');
   }
   const text = String(seconds);
   return formatSignatureHeader(seconds, [computeSignature(secret, text, payload).toString('hex')]);

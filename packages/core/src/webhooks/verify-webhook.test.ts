@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { signWebhook } from './sign-webhook.js';
 import { parseSignatureHeader } from './signature-header.js';
 import { verifyWebhook } from './verify-webhook.js';
-import { WebhookVerificationError, type WebhookVerificationReason } from './webhook-verification-error.js';
+import { type WebhookVerificationCode, WebhookVerificationError } from './webhook-verification-error.js';
 
 const SECRET = 'whsec_test_primary_secret';
 const OLD_SECRET = 'whsec_test_previous_secret';
@@ -25,12 +25,12 @@ const body = JSON.stringify(event);
 const signed = (payload: string | Uint8Array = body, secret = SECRET, timestamp = T) =>
   signWebhook({ payload, secret, timestamp });
 
-function reasonOf(run: () => unknown): WebhookVerificationReason | 'accepted' {
+function reasonOf(run: () => unknown): WebhookVerificationCode | 'accepted' {
   try {
     run();
     return 'accepted';
   } catch (error) {
-    if (error instanceof WebhookVerificationError) return error.reason;
+    if (error instanceof WebhookVerificationError) return error.code;
     throw error;
   }
 }
@@ -47,7 +47,7 @@ describe('verifyWebhook', () => {
   });
 
   const v1Of = (header: string) => header.slice(header.indexOf('v1=') + 3);
-  const cases: Array<[string, Partial<Parameters<typeof verifyWebhook>[0]>, WebhookVerificationReason]> = [
+  const cases: Array<[string, Partial<Parameters<typeof verifyWebhook>[0]>, WebhookVerificationCode]> = [
     ['header missing', { signature: undefined }, 'header_missing'],
     ['header empty', { signature: '  ' }, 'header_missing'],
     ['header without t', { signature: `v1=${v1Of(signed())}` }, 'header_malformed'],
@@ -231,12 +231,12 @@ describe('verifyWebhook', () => {
     }
   });
 
-  it('throws a TypeError, not a verification error, when no secret is configured', () => {
+  it('throws invalid_option, not a verification error, when no secret is configured', () => {
     expect(() => verifyWebhook({ rawBody: body, signature: signed(), secrets: [], now: NOW })).toThrow(
-      TypeError,
+      expect.objectContaining({ code: 'invalid_option' }),
     );
     expect(() => verifyWebhook({ rawBody: body, signature: signed(), secrets: '', now: NOW })).toThrow(
-      TypeError,
+      expect.objectContaining({ code: 'invalid_option' }),
     );
   });
 
@@ -292,6 +292,8 @@ describe('signWebhook', () => {
   });
 
   it('refuses a timestamp that is not whole seconds', () => {
-    expect(() => signWebhook({ payload: body, secret: SECRET, timestamp: 1.5 })).toThrow(TypeError);
+    expect(() => signWebhook({ payload: body, secret: SECRET, timestamp: 1.5 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
   });
 });

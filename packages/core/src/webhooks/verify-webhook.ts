@@ -1,5 +1,7 @@
-import { eventSchemaFor, type WebhookEvent } from '../schemas/webhook-event.js';
+import { optionError } from '../errors/option-error.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { matchesAnySignature, type RawBody } from './hmac.js';
+import { parseWebhookEvent } from './parse-webhook-event.js';
 import { scanSignatureHeader } from './signature-header.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
@@ -13,7 +15,11 @@ export interface VerifyWebhookOptions {
   signature: string | readonly string[] | undefined | null;
   /** The environment's signing secret, or several while rotating: any one matching is enough. */
   secrets: string | readonly string[];
-  /** How far `t` may be from now, in either direction. Default 300 (the spec's five minutes). */
+  /**
+   * How far `t` may be from now, in either direction. Default 300 (the spec's five minutes); a
+   * whole number from 1 to 3600. Anything else is refused: a NaN, Infinity or huge tolerance would
+   * accept a captured delivery forever.
+   */
   toleranceSeconds?: number;
   /** The clock, for tests. Default: the current time. */
   now?: Date;
@@ -45,15 +51,20 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
   return parseWebhookEvent(options.rawBody);
 }
 
+/** The most a tolerance may be: an hour already lets a captured delivery be replayed for that long. */
+export const MAX_TOLERANCE_SECONDS = 3600;
+
 /** The signature and timestamp checks of verifyWebhook, without parsing the body. */
-export function verifyWebhookSignature(options: VerifyWebhookOptions): void {
-  const { rawBody, signature, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now } = options;
+function verifyWebhookSignature(options: VerifyWebhookOptions): void {
+  const { rawBody, signature, now } = options;
+  const toleranceSeconds = checkTolerance(options.toleranceSeconds);
+  const nowMs = now === undefined ? Date.now() : checkNow(now);
   if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
     throw new WebhookVerificationError('body_not_raw', RAW_BODY_HELP);
   }
   const { secrets } = options;
   if (!hasUsableSecret(secrets)) {
-    throw new TypeError('verifyWebhook: secrets must be a non-empty string or a non-empty list of them.');
+    throw optionError('verifyWebhook', 'secrets', 'must be a non-empty string or a non-empty list of them.');
   }
   const header = scanSignatureHeader(signature);
   if (!matchesAnySignature(secrets, header, rawBody)) {
@@ -62,7 +73,7 @@ export function verifyWebhookSignature(options: VerifyWebhookOptions): void {
       'No v1 signature matches the configured secret(s). Check the environment (sandbox and production have their own secret) and that the body is the exact received bytes.',
     );
   }
-  const nowSeconds = Math.floor((now ? now.getTime() : Date.now()) / 1000);
+  const nowSeconds = Math.floor(nowMs / 1000);
   if (Math.abs(nowSeconds - header.timestamp) > toleranceSeconds) {
     throw new WebhookVerificationError(
       'timestamp_out_of_tolerance',
@@ -80,30 +91,21 @@ function hasUsableSecret(secrets: string | readonly string[]): boolean {
   );
 }
 
-/** Parses and validates a webhook body. Throws WebhookVerificationError (`body_not_json`, `event_invalid`). */
-export function parseWebhookEvent(rawBody: RawBody): WebhookEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(typeof rawBody === 'string' ? rawBody : bytesToString(rawBody));
-  } catch (cause) {
-    throw new WebhookVerificationError('body_not_json', 'The webhook body is not valid JSON.', { cause });
-  }
-  const event = typeof json === 'object' && json !== null ? (json as { event?: unknown }).event : undefined;
-  const parsed = eventSchemaFor(event).safeParse(json);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-    throw new WebhookVerificationError(
-      'event_invalid',
-      `The webhook body is not a valid event (${where}${first?.message ?? 'invalid'}).`,
-      { cause: parsed.error },
+/** The tolerance to use: the default, or a whole number of seconds within reason. */
+export function checkTolerance(value: number | undefined, where = 'verifyWebhook'): number {
+  if (value === undefined) return DEFAULT_TOLERANCE_SECONDS;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TOLERANCE_SECONDS) {
+    throw optionError(
+      where,
+      'toleranceSeconds',
+      `must be a whole number from 1 to ${MAX_TOLERANCE_SECONDS}; got ${String(value)}.`,
     );
   }
-  return parsed.data;
+  return value;
 }
 
-function bytesToString(bytes: Uint8Array): string {
-  return (
-    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  ).toString('utf8');
+function checkNow(now: unknown): number {
+  const ms = now instanceof Date ? now.getTime() : Number.NaN;
+  if (!Number.isFinite(ms)) throw optionError('verifyWebhook', 'now', 'must be a valid Date.');
+  return ms;
 }

@@ -1,3 +1,5 @@
+import { DcbError } from '../errors/dcb-error.js';
+
 /**
  * Why a webhook was refused. Stable: branch on it, log it, count it.
  * - `header_missing`: no Service-Signature header.
@@ -9,7 +11,7 @@
  * - `body_not_json`: the signed body is not JSON.
  * - `event_invalid`: the signed body is JSON but not a webhook event.
  */
-export type WebhookVerificationReason =
+export type WebhookVerificationCode =
   | 'header_missing'
   | 'header_malformed'
   | 'timestamp_invalid'
@@ -19,24 +21,23 @@ export type WebhookVerificationReason =
   | 'body_not_json'
   | 'event_invalid';
 
-/** The one error verifyWebhook throws. Messages never contain a secret or the signature. */
-export class WebhookVerificationError extends Error {
-  override readonly name = 'WebhookVerificationError';
-  readonly reason: WebhookVerificationReason;
+/** The one error verifyWebhook throws; its `code` says which check failed. Never carries a secret or the signature. */
+export class WebhookVerificationError extends DcbError<WebhookVerificationCode> {
+  static override readonly kind: string = 'WebhookVerificationError';
+  override readonly name: string = 'WebhookVerificationError';
 
-  constructor(reason: WebhookVerificationReason, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.reason = reason;
+  constructor(code: WebhookVerificationCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
   }
 }
 
-/** Reasons that mean the request did not prove it came from the service (as opposed to a bad body). */
-export function isAuthenticationFailure(reason: WebhookVerificationReason): boolean {
+/** Codes that mean the request did not prove it came from the service (as opposed to a bad body). */
+export function isAuthenticationFailure(code: WebhookVerificationCode): boolean {
   return (
-    reason === 'header_missing' ||
-    reason === 'header_malformed' ||
-    reason === 'timestamp_invalid' ||
-    reason === 'timestamp_out_of_tolerance' ||
-    reason === 'signature_mismatch'
+    code === 'header_missing' ||
+    code === 'header_malformed' ||
+    code === 'timestamp_invalid' ||
+    code === 'timestamp_out_of_tolerance' ||
+    code === 'signature_mismatch'
   );
 }

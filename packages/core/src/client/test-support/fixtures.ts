@@ -57,6 +57,8 @@ export function testClientOptions(
     clientId: 'svc_test_app_1',
     clientSecret: SANDBOX_SECRET,
     timeoutMs: 15_000,
+    // Quiet by default: the tests that read the log pass their own logger.
+    logger: {},
     sleep: async (ms) => {
       delays.push(ms);
     },

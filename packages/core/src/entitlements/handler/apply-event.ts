@@ -1,7 +1,11 @@
+import type { OfferDefinition } from '../../schemas/offer.js';
+import type { Subscription } from '../../schemas/subscription.js';
 import { isPaymentEvent, type WebhookEvent } from '../../schemas/webhook-event.js';
-import type { Entitlement, EntitlementKey } from '../entitlement.js';
+import { accessEffectOf } from '../../webhooks/webhook-events.js';
+import type { Entitlement, EntitlementKey, EntitlementStatus } from '../entitlement.js';
 import type { Offers } from '../offers/define-offers.js';
-import { decide } from '../rules/decide.js';
+import { decide, tiesWithHeld } from '../rules/decide.js';
+import { entitlementStatusOf } from '../rules/subscription-status.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { type AccountKeyOption, resolveAccountKey } from './account-key.js';
 
@@ -9,6 +13,15 @@ export interface ApplyContext {
   store: EntitlementStore;
   offers: Offers;
   accountKey: AccountKeyOption;
+  /**
+   * Reads the subscription the event is about (`client.subscriptions.retrieve`), called only when
+   * the event meets the held status at the same instant and step with another outcome (a
+   * cancellation at period end and its withdrawal, say): the read's status then settles which
+   * one stands, as the spec allows ("the partner may prefer the status in the signed body and can
+   * confirm with a read"). Undefined, or a read that names neither outcome or fails: the tie rule
+   * decides (the outcome with more access).
+   */
+  confirm?: (event: WebhookEvent) => Promise<Subscription | undefined>;
 }
 
 /**
@@ -23,16 +36,15 @@ export type ApplyOutcome =
       accountKey: string | undefined;
       previous: Entitlement | undefined;
       entitlement: Entitlement | undefined;
+      /** Set when `confirm` threw: the tie rule decided instead. Report it; the event was applied. */
+      confirmError?: unknown;
     }
   | { outcome: 'unknown_offer'; offerUid: string | undefined }
   | { outcome: 'unmatched' };
 
-/** Events that never change access, whatever the entitlement. */
-const NO_ACCESS_CHANGE = new Set(['payment.failed', 'subscription.trial_will_end']);
-
 export async function applyEvent(event: WebhookEvent, context: ApplyContext): Promise<ApplyOutcome> {
   const { store, offers } = context;
-  if (NO_ACCESS_CHANGE.has(event.event)) {
+  if (accessEffectOf(event.event) === 'none') {
     const target = await locate(event, context);
     const entitlement = target && (await store.get(target.accountKey, target.productUid));
     return { outcome: 'applied', accountKey: target?.accountKey, previous: entitlement, entitlement };
@@ -42,6 +54,7 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   }
   const target = namedByPayment(event, context) ?? (await locate(event, context));
   if (target === undefined) return { outcome: 'unmatched' };
+  const confirmation = context.confirm ? await confirmTie(event, target, context) : {};
   // Filled in by the change, which the store may run more than once: the last run is the one committed.
   const seen: { previous: Entitlement | undefined; offerUid: string | undefined; offerKnown: boolean } = {
     previous: undefined,
@@ -54,10 +67,40 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
     seen.previous = current;
     seen.offerUid = offerUid;
     seen.offerKnown = offer !== undefined;
-    return offer && decide(event, current, offer, target);
+    return offer && decide(event, current, offer, target, { confirmedStatus: confirmation.status });
   });
   if (!seen.offerKnown) return { outcome: 'unknown_offer', offerUid: seen.offerUid };
-  return { outcome: 'applied', accountKey: target.accountKey, previous: seen.previous, entitlement };
+  return {
+    outcome: 'applied',
+    accountKey: target.accountKey,
+    previous: seen.previous,
+    entitlement,
+    ...('error' in confirmation ? { confirmError: confirmation.error } : {}),
+  };
+}
+
+/**
+ * When the event ties with the held status (same instant and step, another outcome), what a read
+ * of the subscription says it is now. The read runs outside the store update, which must stay
+ * synchronous; the update settles the tie with it only if the tie is still there.
+ */
+async function confirmTie(
+  event: WebhookEvent,
+  target: EntitlementKey,
+  context: ApplyContext,
+): Promise<{ status?: EntitlementStatus; error?: unknown }> {
+  if (event.subscriptionUid === undefined) return {};
+  const held = await context.store.get(target.accountKey, target.productUid);
+  const offerUid = event.offerUid ?? held?.offerUid;
+  const offer: OfferDefinition | undefined =
+    offerUid === undefined ? undefined : context.offers.get(offerUid);
+  if (offer === undefined || !tiesWithHeld(event, held, offer)) return {};
+  try {
+    const subscription = await context.confirm?.(event);
+    return subscription ? { status: entitlementStatusOf(subscription.status) } : {};
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** Payment events name their account (metadata, else the subscriber) and product: no lookup needed. */

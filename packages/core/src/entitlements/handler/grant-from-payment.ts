@@ -1,5 +1,6 @@
 import type { OfferDefinitionInput } from '../../schemas/offer.js';
 import type { Payment } from '../../schemas/payment.js';
+import type { Subscription } from '../../schemas/subscription.js';
 import type { WebhookEvent } from '../../schemas/webhook-event.js';
 import type { Entitlement } from '../entitlement.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
@@ -8,6 +9,7 @@ import { hasId } from '../rules/sorted-ids.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD, resolveAccountKey } from './account-key.js';
 import { accessChange, runAccessListeners, type WebhookListeners } from './listeners.js';
+import { subscriptionReadEvent } from './subscription-read-event.js';
 
 export interface GrantFromPaymentOptions {
   store: EntitlementStore;
@@ -16,6 +18,13 @@ export interface GrantFromPaymentOptions {
   accountKey?: AccountKeyOption;
   /** `accessGranted` runs when this grant starts access (the later webhook then finds access already on). */
   on?: Pick<WebhookListeners, 'accessGranted'>;
+  /**
+   * Reads the subscription a SUBSCRIPTION payment started (`client.subscriptions.retrieve`). A
+   * payment read proves the payment succeeded, not what the subscription is today: with this, the
+   * subscription's status as read is applied (as a read, which never outranks a webhook). Without
+   * it, the payment grants only an entitlement no webhook has set yet, and the webhooks decide.
+   */
+  readSubscription?: (subscriptionUid: string) => Promise<Subscription>;
   now?: () => Date;
 }
 
@@ -36,8 +45,14 @@ export interface GrantResult {
 /**
  * Applies a payment read server-side (`GET /v1/payments/{uid}`, the synchronous source of truth)
  * when it is SUCCEEDED, so the return page can grant before the webhook lands. Never pass what the
- * return URL's query string says. The later payment.succeeded webhook for the same payment is then
- * a no-op: no second consumable unit, no status change.
+ * return URL's query string says. The later payment.succeeded webhook for the same payment adds
+ * no second consumable unit.
+ *
+ * A read never outranks a webhook, so a read taken before webhooks land cannot mask them: the
+ * payment read proves no time (it sets the status only on an entitlement no event has set, and any
+ * event replaces it); with `readSubscription`, a SUBSCRIPTION's status is the subscription's as read,
+ * stamped with the time the read was sent (see decide's `source`). Once every webhook has landed,
+ * the entitlement is what the webhooks alone give.
  *
  * @example
  * const payment = await client.payments.retrieve(req.query.paymentUid);
@@ -54,9 +69,7 @@ export async function grantFromPayment(
   const offer = offers.get(payment.offerUid);
   if (offer === undefined) return { outcome: 'unknown_offer', entitlement: undefined };
   const at = now();
-  // The payment's success time is not on the payment: "now" is after it, so events that really
-  // came later may be taken as older. Only a payment not yet applied is decided at all.
-  const event: WebhookEvent = {
+  const paymentEvent: WebhookEvent = {
     event: 'payment.succeeded',
     occurredAt: at.toISOString(),
     paymentUid: payment.paymentUid,
@@ -68,9 +81,22 @@ export async function grantFromPayment(
     subscriptionUid: payment.subscriptionUid,
     metadata: payment.metadata,
   };
-  const accountKey = resolveAccountKey(options.accountKey ?? DEFAULT_ACCOUNT_KEY_FIELD, event, true);
+  const accountKey = resolveAccountKey(options.accountKey ?? DEFAULT_ACCOUNT_KEY_FIELD, paymentEvent, true);
   if (accountKey === undefined) return { outcome: 'no_account', entitlement: undefined };
   const key = { accountKey, productUid: payment.productUid };
+  // Read before the store update (which must stay synchronous); `at` is before the request went out.
+  const subscription =
+    offer.type === 'SUBSCRIPTION' && payment.subscriptionUid !== undefined && options.readSubscription
+      ? await options.readSubscription(payment.subscriptionUid)
+      : undefined;
+  // With the subscription read, its status as of `at`; else the payment, which proves no time.
+  const event: WebhookEvent = subscription
+    ? {
+        ...subscriptionReadEvent(subscription, at),
+        paymentUid: payment.paymentUid,
+        metadata: payment.metadata,
+      }
+    : paymentEvent;
   const seen: { previous: Entitlement | undefined; alreadyApplied: boolean } = {
     previous: undefined,
     alreadyApplied: false,
@@ -78,13 +104,16 @@ export async function grantFromPayment(
   const entitlement = await store.update(accountKey, payment.productUid, (current) => {
     seen.previous = current;
     seen.alreadyApplied = current !== undefined && hasId(current.paymentUids, payment.paymentUid);
-    return seen.alreadyApplied ? undefined : decide(event, current, offer, key);
+    // A subscription read is news even for a payment already applied; a payment read is not.
+    if (seen.alreadyApplied && subscription === undefined) return undefined;
+    return decide(event, current, offer, key, { source: subscription ? 'read' : 'untimed_read' });
   });
-  if (seen.alreadyApplied || entitlement === undefined) return { outcome: 'already_applied', entitlement };
-  await runAccessListeners(on, accessChange(seen.previous, entitlement, event, at), {
+  if (seen.alreadyApplied) return { outcome: 'already_applied', entitlement };
+  if (entitlement === undefined) return { outcome: 'already_applied', entitlement };
+  await runAccessListeners(on, accessChange(seen.previous, entitlement, paymentEvent, at), {
     ...key,
     entitlement,
-    event,
+    event: paymentEvent,
     source: 'payment_read',
   });
   return { outcome: 'granted', entitlement };

@@ -1,4 +1,5 @@
 import type { PaymentWebhookEvent, WebhookEvent, WebhookEventName } from '../../schemas/webhook-event.js';
+import { accessEffectOf } from '../../webhooks/webhook-events.js';
 import type { Entitlement } from '../entitlement.js';
 import { isLastApplied } from '../rules/event-order.js';
 import { hasAccess } from '../rules/has-access.js';
@@ -47,15 +48,6 @@ export interface WebhookListeners extends EventListeners {
   unknownOffer?: Listener<{ event: WebhookEvent; offerUid: string | undefined }>;
 }
 
-const GRANTING = new Set(['payment.succeeded', 'entitlement.granted', 'subscription.trial_started']);
-const REVOKING = new Set([
-  'entitlement.revoked',
-  'subscription.suspended',
-  'subscription.canceled',
-  'subscription.expired',
-  'subscription.failed',
-]);
-
 /**
  * Whether the event started or ended access. A redelivery of the event last applied (its first
  * attempt committed, then a listener threw) counts again, so that access listeners are at least once.
@@ -71,8 +63,9 @@ export function accessChange(
   const after = hasAccess(next, now);
   if (before !== after) return after ? 'granted' : 'revoked';
   if (!isLastApplied(event, previous)) return undefined;
-  if (after && GRANTING.has(event.event)) return 'granted';
-  if (!after && REVOKING.has(event.event)) return 'revoked';
+  const effect = accessEffectOf(event.event);
+  if (after && effect === 'grant') return 'granted';
+  if (!after && effect === 'revoke') return 'revoked';
   return undefined;
 }
 

@@ -46,10 +46,14 @@ describe('memoryLedger', () => {
   });
 
   it('refuses options that would forget events inside the delivery window, or never let a claim lapse', () => {
-    expect(() => memoryLedger({ ttlMs: DELIVERY_WINDOW_MS })).toThrow(RangeError);
+    expect(() => memoryLedger({ ttlMs: DELIVERY_WINDOW_MS })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
     expect(() => memoryLedger({ ttlMs: 60_000 })).toThrow(/48-hour/);
-    expect(() => memoryLedger({ max: 0 })).toThrow(RangeError);
-    expect(() => memoryLedger({ leaseMs: 0 })).toThrow(RangeError);
-    expect(() => memoryLedger({ leaseMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(() => memoryLedger({ max: 0 })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    expect(() => memoryLedger({ leaseMs: 0 })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    expect(() => memoryLedger({ leaseMs: Number.POSITIVE_INFINITY })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
   });
 });

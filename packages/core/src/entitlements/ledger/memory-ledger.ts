@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { optionError } from '../../errors/option-error.js';
 import type { ClaimResult, EventLedger } from './event-ledger.js';
 import { keyDigest } from './key-digest.js';
 
@@ -32,14 +33,16 @@ const COMPLETED = 2;
 export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
   const { max = 100_000, ttlMs = 72 * HOUR_MS, leaseMs = 60_000, now } = options;
   if (!Number.isSafeInteger(max) || max < 1)
-    throw new RangeError('memoryLedger: max must be a whole number >= 1.');
+    throw optionError('memoryLedger', 'max', 'must be a whole number >= 1.');
   if (!(ttlMs > DELIVERY_WINDOW_MS)) {
-    throw new RangeError(
-      'memoryLedger: ttlMs must exceed the 48-hour delivery window, or a late redelivery would be applied again.',
+    throw optionError(
+      'memoryLedger',
+      'ttlMs',
+      'must exceed the 48-hour delivery window, or a late redelivery would be applied again.',
     );
   }
   if (!(leaseMs > 0 && leaseMs < ttlMs))
-    throw new RangeError('memoryLedger: leaseMs must be > 0 and < ttlMs.');
+    throw optionError('memoryLedger', 'leaseMs', 'must be > 0 and < ttlMs.');
   const cache = new LRUCache<string, number>({
     max,
     ttl: ttlMs,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defineOffers, OfferDefinitionError } from './define-offers.js';
+import { DcbError } from '../../errors/dcb-error.js';
+import { defineOffers } from './define-offers.js';
 
 const monthly = {
   offerUid: 'off_monthly',
@@ -10,14 +11,14 @@ const monthly = {
   billingPeriod: { unit: 'MONTH', count: 1 },
 } as const;
 
-function refusal(run: () => unknown): OfferDefinitionError {
+function refusal(run: () => unknown): DcbError {
   try {
     run();
   } catch (error) {
-    if (error instanceof OfferDefinitionError) return error;
+    if (error instanceof DcbError) return error;
     throw error;
   }
-  throw new Error('expected an OfferDefinitionError');
+  throw new Error('expected a DcbError');
 }
 
 describe('defineOffers', () => {
@@ -41,7 +42,7 @@ describe('defineOffers', () => {
       defineOffers([monthly, { ...monthly, offerUid: 'off_bad', billingPeriod: undefined }]),
     );
     expect(error.code).toBe('invalid_offer');
-    expect(error.index).toBe(1);
+    expect(error.details.index).toBe(1);
     expect(error.message).toMatch(/billingPeriod/);
   });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DcbError } from '../../errors/dcb-error.js';
+import { optionError } from '../../errors/option-error.js';
 import {
   type OfferDefinition,
   type OfferDefinitionInput,
@@ -15,37 +17,27 @@ export interface Offers {
 }
 
 /**
- * Why defineOffers refused the list. Stable: branch on it.
- * - `invalid_offer`: an offer does not match the offer schema (`issues` says where).
+ * Why defineOffers refused the list (a DcbError; `details.index` is the offending offer's position).
+ * - `invalid_offer`: an offer does not match the offer schema (`details.issues` says where).
  * - `duplicate_offer`: two offers share an offerUid.
  * - `mixed_product_types`: offers of one product disagree on the type; an entitlement has one type.
  */
 export type OfferDefinitionErrorCode = 'invalid_offer' | 'duplicate_offer' | 'mixed_product_types';
 
-export class OfferDefinitionError extends Error {
-  override readonly name = 'OfferDefinitionError';
-  readonly code: OfferDefinitionErrorCode;
-  /** Position of the offending offer in the list. */
-  readonly index: number;
-  readonly issues: readonly z.core.$ZodIssue[];
-
-  constructor(
-    code: OfferDefinitionErrorCode,
-    index: number,
-    message: string,
-    issues: readonly z.core.$ZodIssue[] = [],
-  ) {
-    super(message);
-    this.code = code;
-    this.index = index;
-    this.issues = issues;
-  }
+function offerError(
+  code: OfferDefinitionErrorCode,
+  index: number,
+  message: string,
+  issues: readonly z.core.$ZodIssue[] = [],
+): DcbError<OfferDefinitionErrorCode> {
+  return new DcbError(code, message, { details: { index, issues } });
 }
 
 /**
  * Your copy of the offers configured in the partner console (the API has no offer read). The
  * webhook handler uses it to know what each offer grants; your pages use it to show name, price
- * and billing period before checkout. Throws OfferDefinitionError.
+ * and billing period before checkout. Throws a DcbError (`invalid_offer`, `duplicate_offer`,
+ * `mixed_product_types`, `invalid_option`).
  *
  * @example
  * export const offers = defineOffers([
@@ -63,13 +55,13 @@ export class OfferDefinitionError extends Error {
  * ]);
  */
 export function defineOffers(input: readonly OfferDefinitionInput[]): Offers {
-  if (!Array.isArray(input)) throw new TypeError('defineOffers expects an array of offers.');
+  if (!Array.isArray(input)) throw optionError('defineOffers', 'offers', 'must be an array of offers.');
   const byUid = new Map<string, OfferDefinition>();
   const byProduct = new Map<string, OfferDefinition[]>();
   input.forEach((candidate, index) => {
     const parsed = offerDefinitionSchema.safeParse(candidate);
     if (!parsed.success) {
-      throw new OfferDefinitionError(
+      throw offerError(
         'invalid_offer',
         index,
         `offers[${index}] is not a valid offer:\n${z.prettifyError(parsed.error)}`,
@@ -78,7 +70,7 @@ export function defineOffers(input: readonly OfferDefinitionInput[]): Offers {
     }
     const offer = Object.freeze(parsed.data);
     if (byUid.has(offer.offerUid)) {
-      throw new OfferDefinitionError(
+      throw offerError(
         'duplicate_offer',
         index,
         `offers[${index}]: offerUid ${offer.offerUid} appears twice.`,
@@ -87,7 +79,7 @@ export function defineOffers(input: readonly OfferDefinitionInput[]): Offers {
     const siblings = byProduct.get(offer.productUid) ?? [];
     const other = siblings.find((sibling) => sibling.type !== offer.type);
     if (other) {
-      throw new OfferDefinitionError(
+      throw offerError(
         'mixed_product_types',
         index,
         `offers[${index}]: ${offer.offerUid} is ${offer.type} but ${other.offerUid} sells the same product ${offer.productUid} as ${other.type}.`,

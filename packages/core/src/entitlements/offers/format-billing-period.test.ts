@@ -29,7 +29,9 @@ describe('formatBillingPeriod', () => {
   });
 
   it('refuses a period that is not one', () => {
-    expect(() => formatBillingPeriod({ unit: 'MONTH', count: 0 }, 'en')).toThrow(TypeError);
+    expect(() => formatBillingPeriod({ unit: 'MONTH', count: 0 }, 'en')).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { optionError } from '../../errors/option-error.js';
 import type { BillingPeriod, BillingPeriodUnit, OfferDefinition } from '../../schemas/offer.js';
 import { formatPrice } from './format-price.js';
 
@@ -68,8 +69,10 @@ export function formatBillingPeriod(period: BillingPeriod, locales?: string | re
     period.count < 1 ||
     !Object.hasOwn(ENGLISH.single, period.unit)
   ) {
-    throw new TypeError(
-      'formatBillingPeriod: period must be { unit: DAY|WEEK|MONTH|YEAR, count: a whole number >= 1 }.',
+    throw optionError(
+      'formatBillingPeriod',
+      'period',
+      'must be { unit: DAY|WEEK|MONTH|YEAR, count: a whole number >= 1 }.',
     );
   }
   const { language, locale } = pickLanguage(locales);

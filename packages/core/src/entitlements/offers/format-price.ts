@@ -1,3 +1,4 @@
+import { optionError } from '../../errors/option-error.js';
 import type { Money } from '../../schemas/primitives.js';
 import { currencyMinorUnits } from './currency-minor-units.js';
 
@@ -39,8 +40,10 @@ export function formatPrice(money: Money, locales?: string | readonly string[]):
     typeof money.currency !== 'string' ||
     !/^[A-Z]{3}$/.test(money.currency)
   ) {
-    throw new TypeError(
-      'formatPrice: money must be { amount: whole minor units, currency: "TND"-style code }.',
+    throw optionError(
+      'formatPrice',
+      'money',
+      'must be { amount: whole minor units, currency: "TND"-style code }.',
     );
   }
   const decimals = currencyMinorUnits(money.currency);

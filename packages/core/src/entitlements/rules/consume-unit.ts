@@ -1,10 +1,10 @@
 import type { Entitlement } from '../entitlement.js';
-import { EntitlementError } from '../errors.js';
+import { entitlementError } from '../errors.js';
 import { hasId, withId } from './sorted-ids.js';
 
 /**
  * Uses one unit of a CONSUMABLE entitlement and returns the new record. Shaped to be handed to
- * `store.update` directly, so the check and the write are one atomic step. Throws EntitlementError
+ * `store.update` directly, so the check and the write are one atomic step. Throws a DcbError
  * (`not_found`, `not_consumable`, `revoked`, `no_units_left`).
  *
  * @example
@@ -12,20 +12,20 @@ import { hasId, withId } from './sorted-ids.js';
  */
 export function consumeUnit(entitlement: Entitlement | undefined): Entitlement {
   if (entitlement === undefined) {
-    throw new EntitlementError('not_found', 'No entitlement for this account and product.');
+    throw entitlementError('entitlement_not_found', 'No entitlement for this account and product.');
   }
   if (entitlement.type !== 'CONSUMABLE') {
-    throw new EntitlementError(
+    throw entitlementError(
       'not_consumable',
       `${entitlement.productUid} is ${entitlement.type}, not CONSUMABLE.`,
     );
   }
   if (entitlement.status === 'REVOKED') {
-    throw new EntitlementError('revoked', `Access to ${entitlement.productUid} has been revoked.`);
+    throw entitlementError('entitlement_revoked', `Access to ${entitlement.productUid} has been revoked.`);
   }
   const unused = entitlement.unitOrderIds.find((orderId) => !hasId(entitlement.usedOrderIds, orderId));
   if (unused === undefined) {
-    throw new EntitlementError('no_units_left', `Every unit of ${entitlement.productUid} has been used.`);
+    throw entitlementError('no_units_left', `Every unit of ${entitlement.productUid} has been used.`);
   }
   return { ...entitlement, usedOrderIds: withId(entitlement.usedOrderIds, unused) };
 }

@@ -267,7 +267,33 @@ describe('decide: the access rules table', () => {
           KEY,
         ),
       );
-      expect(pre).toMatchObject({ status: 'PRE_CANCELED', cancelAt: at(30 * 1440) });
+      // cancelAt comes from the event alone (order-independent); hasAccess falls back to the period end.
+      expect(pre).toMatchObject({ status: 'PRE_CANCELED', cancelAt: null, currentPeriodEnd: at(30 * 1440) });
+      expect(hasAccess(pre, inMinutes(30 * 1440 - 1))).toBe(true);
+      expect(hasAccess(pre, inMinutes(30 * 1440))).toBe(false);
+    });
+
+    it('a scheduled cancellation without cancelAt ends with the period a late renewal reported', () => {
+      const pre = must(
+        decide(
+          event('subscription.updated', 10, { ...sub, subscriptionStatus: 'PRE_CANCELED' }),
+          subscribed(),
+          monthly,
+          KEY,
+        ),
+      );
+      const renewal = event('entitlement.updated', 5, { ...sub, currentPeriodEnd: at(60 * 1440) });
+      const lateRenewal = must(decide(renewal, pre, monthly, KEY));
+      const inOrder = must(
+        decide(
+          event('subscription.updated', 10, { ...sub, subscriptionStatus: 'PRE_CANCELED' }),
+          must(decide(renewal, subscribed(), monthly, KEY)),
+          monthly,
+          KEY,
+        ),
+      );
+      expect(lateRenewal).toEqual(inOrder);
+      expect(hasAccess(lateRenewal, inMinutes(45 * 1440))).toBe(true);
     });
 
     it('a withdrawn cancellation: ACTIVE again, cancelAt cleared', () => {

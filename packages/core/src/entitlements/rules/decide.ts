@@ -1,8 +1,9 @@
 import type { OfferDefinition } from '../../schemas/offer.js';
 import type { WebhookEvent } from '../../schemas/webhook-event.js';
 import type { Entitlement, EntitlementKey, EntitlementStatus } from '../entitlement.js';
-import { addDays, isOutOfDate, later } from './event-order.js';
+import { addDays, later } from './event-order.js';
 import { withId } from './sorted-ids.js';
+import { claimWins, heldClaim, isSameInstantTie, readName, type StatusClaim } from './status-claim.js';
 
 /**
  * What a rule does: the status fields, which the latest event sets whole, and optionally a trial
@@ -16,11 +17,31 @@ interface StatusChange {
   unitOrderId?: string;
 }
 
+export interface DecideOptions {
+  /**
+   * `read`: the event stands for a server-side read (the return page, a cancel or resume answer),
+   * not for a webhook. It holds the status until the events land and never outranks one; its
+   * `lastEventName` is `read:<event>`, and its `occurredAt` must be no later than the time its
+   * facts were true (the time the read was sent, say).
+   * `untimed_read`: a read that proves no time at all (a payment read says nothing about the
+   * subscription today): it sets the status only on an entitlement no event has set, with
+   * `lastEventAt` null, and every event replaces it.
+   */
+  source?: 'event' | 'read' | 'untimed_read';
+  /**
+   * What a server-side read says the subscription is now (mapped to an entitlement status): it
+   * settles a same-instant tie between two outcomes when it names one of them (see status-claim.ts).
+   */
+  confirmedStatus?: EntitlementStatus;
+}
+
 /**
  * The access rules: what one webhook event does to the entitlement of one account and product.
  * Pure, and safe for out-of-order and repeated delivery:
- * - status, cancelAt and graceEndsAt are set whole by the latest event (by occurredAt); an older
- *   event no longer changes them;
+ * - status, cancelAt, graceEndsAt, offerUid, subscriptionUid, subscriberUid and the
+ *   lastEventName / lastEventAt marker are written whole by the greatest event in a total order
+ *   (occurredAt, the event table's precedence, then the outcome with more access, then the text
+ *   of the fields; see status-claim.ts); a lesser event no longer changes them;
  * - payment ids, consumable units (one per orderId), currentPeriodEnd and trialEndsAt accumulate,
  *   so they never depend on arrival order.
  * Any arrival order of the same events therefore ends in the state in-order arrival gives.
@@ -37,17 +58,30 @@ export function decide(
   current: Entitlement | undefined,
   offer: OfferDefinition,
   key: EntitlementKey,
+  options: DecideOptions = {},
 ): Entitlement | undefined {
-  const change = ruleFor(event, current, offer);
-  return change === undefined ? current : applyChange(event, current, offer, key, change);
+  const change = ruleFor(event, offer);
+  return change === undefined ? current : applyChange(event, current, offer, key, change, options);
 }
 
-/** The rules table: one case per event name, undefined for the events that change no access. */
-function ruleFor(
+/**
+ * True when the event meets the held status at the same instant and the same step, with another
+ * outcome: the order alone cannot tell which happened last, and a read can (see applyEvent's
+ * `confirm`).
+ */
+export function tiesWithHeld(
   event: WebhookEvent,
   current: Entitlement | undefined,
   offer: OfferDefinition,
-): StatusChange | undefined {
+): boolean {
+  if (current === undefined || current.lastEventAt === null) return false;
+  const change = ruleFor(event, offer);
+  if (change === undefined) return false;
+  return isSameInstantTie(claimOf(event, current, offer, change, 'event'), heldClaim(current));
+}
+
+/** The rules table: one case per event name, undefined for the events that change no access. */
+function ruleFor(event: WebhookEvent, offer: OfferDefinition): StatusChange | undefined {
   switch (event.event) {
     case 'payment.succeeded':
       return purchased(event, offer);
@@ -58,7 +92,7 @@ function ruleFor(
     case 'entitlement.updated':
       return entersGrace(event) ? inGrace(event, offer) : renewed();
     case 'subscription.updated':
-      return schedulesCancellation(event) ? preCanceled(event, current) : cancellationWithdrawn(event);
+      return schedulesCancellation(event) ? preCanceled(event) : cancellationWithdrawn(event);
     case 'entitlement.revoked':
     case 'subscription.suspended':
     case 'subscription.canceled':
@@ -133,9 +167,13 @@ function schedulesCancellation(event: WebhookEvent): boolean {
   return typeof event.cancelAt === 'string';
 }
 
-/** Access continues until cancelAt; a PERIOD_END cancellation ends with the current period. */
-function preCanceled(event: WebhookEvent, current: Entitlement | undefined): StatusChange {
-  const cancelAt = event.cancelAt ?? event.currentPeriodEnd ?? current?.currentPeriodEnd ?? null;
+/**
+ * Access continues until cancelAt; a PERIOD_END cancellation ends with the current period. Only
+ * the event's own fields are used, so the outcome never depends on what arrived before it; with
+ * neither, cancelAt stays null and hasAccess ends access at the entitlement's currentPeriodEnd.
+ */
+function preCanceled(event: WebhookEvent): StatusChange {
+  const cancelAt = event.cancelAt ?? event.currentPeriodEnd ?? null;
   return { status: 'PRE_CANCELED', cancelAt, graceEndsAt: null };
 }
 
@@ -147,35 +185,61 @@ function revoked(): StatusChange {
   return REVOKED;
 }
 
-/** Accumulates the event's facts, and sets the status fields unless a newer event already did. */
+/** Accumulates the event's facts, and writes its status claim when it wins over the held one. */
 function applyChange(
   event: WebhookEvent,
   current: Entitlement | undefined,
   offer: OfferDefinition,
   key: EntitlementKey,
   change: StatusChange,
+  options: DecideOptions,
 ): Entitlement {
   const held = current ?? blank(key, offer);
-  const latest = current === undefined || !isOutOfDate(event, current);
+  const claim = claimOf(event, held, offer, change, options.source ?? 'event');
+  const wins = current === undefined || claimWins(claim, heldClaim(held), options.confirmedStatus);
+  const status = wins ? claim : heldClaim(held);
   return {
     accountKey: held.accountKey,
     productUid: held.productUid,
-    offerUid: latest ? offer.offerUid : held.offerUid,
+    offerUid: status.offerUid,
     type: held.type,
-    status: latest ? change.status : held.status,
+    status: status.status,
     // A new subscription to the same product (after the old one ended) takes over.
-    subscriptionUid:
-      (latest ? event.subscriptionUid : undefined) ?? held.subscriptionUid ?? event.subscriptionUid ?? null,
-    subscriberUid: held.subscriberUid ?? event.subscriberUid ?? null,
+    subscriptionUid: status.subscriptionUid ?? event.subscriptionUid ?? null,
+    subscriberUid: status.subscriberUid ?? event.subscriberUid ?? null,
     currentPeriodEnd: later(held.currentPeriodEnd, event.currentPeriodEnd),
     trialEndsAt: later(held.trialEndsAt, change.trialEndsAt ?? event.trialEndsAt),
-    cancelAt: latest ? change.cancelAt : held.cancelAt,
-    graceEndsAt: latest ? change.graceEndsAt : held.graceEndsAt,
+    cancelAt: status.cancelAt,
+    graceEndsAt: status.graceEndsAt,
     paymentUids: withId(held.paymentUids, event.paymentUid),
     unitOrderIds: withId(held.unitOrderIds, change.unitOrderId),
     usedOrderIds: held.usedOrderIds,
-    lastEventName: latest ? event.event : held.lastEventName,
-    lastEventAt: latest ? event.occurredAt : held.lastEventAt,
+    lastEventName: status.name,
+    lastEventAt: status.at,
+  };
+}
+
+/**
+ * What the event writes if it wins. The ids it lacks are kept from the held record (the service
+ * sends them on every subscription event; an event without them is the one case where they can
+ * depend on arrival order).
+ */
+function claimOf(
+  event: WebhookEvent,
+  held: Entitlement,
+  offer: OfferDefinition,
+  change: StatusChange,
+  source: 'event' | 'read' | 'untimed_read',
+): StatusClaim {
+  return {
+    at: source === 'untimed_read' ? null : event.occurredAt,
+    name: source === 'event' ? event.event : readName(event.event),
+    status: change.status,
+    cancelAt: change.cancelAt,
+    graceEndsAt: change.graceEndsAt,
+    offerUid: offer.offerUid,
+    subscriptionUid: event.subscriptionUid ?? held.subscriptionUid,
+    subscriberUid: event.subscriberUid ?? held.subscriberUid,
   };
 }
 

@@ -1,34 +1,6 @@
 import type { WebhookEvent } from '../../schemas/webhook-event.js';
 import type { Entitlement } from '../entitlement.js';
 
-/**
- * Two events at the same instant: the later step of a subscription's life wins, so the outcome
- * does not depend on which of them arrived first.
- */
-const PRECEDENCE: Readonly<Record<string, number>> = {
-  'payment.succeeded': 1,
-  'subscription.trial_started': 1,
-  'entitlement.granted': 2,
-  'entitlement.updated': 3,
-  'subscription.updated': 4,
-  'entitlement.revoked': 5,
-  'subscription.suspended': 5,
-  'subscription.canceled': 5,
-  'subscription.expired': 5,
-  'subscription.failed': 5,
-};
-
-/**
- * True when the event is older (occurredAt) than the last one that set the entitlement's status:
- * it may still add ids, but it no longer changes the status. Delivery can be out of order.
- */
-export function isOutOfDate(event: WebhookEvent, current: Entitlement): boolean {
-  if (current.lastEventAt === null) return false;
-  const order = compareTimes(event.occurredAt, current.lastEventAt);
-  if (order !== 0) return order < 0;
-  return precedence(event.event) < precedence(current.lastEventName);
-}
-
 /** True when this exact event was the last one applied: a redelivery after a failed attempt. */
 export function isLastApplied(event: WebhookEvent, current: Entitlement | undefined): boolean {
   return (
@@ -37,10 +9,6 @@ export function isLastApplied(event: WebhookEvent, current: Entitlement | undefi
     current.lastEventAt !== null &&
     compareTimes(current.lastEventAt, event.occurredAt) === 0
   );
-}
-
-function precedence(name: string | null): number {
-  return (name !== null && PRECEDENCE[name]) || 0;
 }
 
 /** The later of two timestamps; the one already held wins a tie, so the stored text stays stable. */

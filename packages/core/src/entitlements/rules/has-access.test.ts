@@ -1,6 +1,6 @@
 import { exampleEntitlement } from '@dcbkit/core/testing';
 import { describe, expect, it } from 'vitest';
-import { EntitlementError } from '../errors.js';
+import { DcbError } from '../../errors/dcb-error.js';
 import { consumeUnit } from './consume-unit.js';
 import { availableUnits, hasAccess } from './has-access.js';
 
@@ -37,16 +37,16 @@ describe('consumeUnit', () => {
   });
 
   it.each([
-    ['not_found', undefined],
+    ['entitlement_not_found', undefined],
     ['not_consumable', exampleEntitlement()],
-    ['revoked', { ...credits, status: 'REVOKED' as const }],
+    ['entitlement_revoked', { ...credits, status: 'REVOKED' as const }],
   ])('refuses with %s', (code, entitlement) => {
     try {
       consumeUnit(entitlement);
       expect.unreachable();
     } catch (error) {
-      expect(error).toBeInstanceOf(EntitlementError);
-      expect((error as EntitlementError).code).toBe(code);
+      expect(error).toBeInstanceOf(DcbError);
+      expect((error as DcbError).code).toBe(code);
     }
   });
 });

@@ -2,7 +2,7 @@ import type { Entitlement } from '../entitlement.js';
 
 /**
  * Whether the entitlement gives access now. Subscriptions: TRIALING and ACTIVE until an event
- * ends them, PRE_CANCELED until `cancelAt`, IN_GRACE until `graceEndsAt` (never when the offer
+ * ends them, PRE_CANCELED until `cancelAt` (else the period end), IN_GRACE until `graceEndsAt` (never when the offer
  * gives no access during grace). Consumables: while a unit is left. Non-consumables: for good.
  *
  * @example
@@ -16,8 +16,11 @@ export function hasAccess(entitlement: Entitlement | undefined, now: Date = new 
     case 'TRIALING':
     case 'ACTIVE':
       return true;
-    case 'PRE_CANCELED':
-      return entitlement.cancelAt === null || now.getTime() < Date.parse(entitlement.cancelAt);
+    case 'PRE_CANCELED': {
+      // A cancellation without a date ends with the period (the latest period end any event told).
+      const endsAt = entitlement.cancelAt ?? entitlement.currentPeriodEnd;
+      return endsAt === null || now.getTime() < Date.parse(endsAt);
+    }
     case 'IN_GRACE':
       return entitlement.graceEndsAt !== null && now.getTime() < Date.parse(entitlement.graceEndsAt);
     case 'REVOKED':

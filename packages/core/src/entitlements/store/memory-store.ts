@@ -1,3 +1,4 @@
+import { optionError } from '../../errors/option-error.js';
 import type { Entitlement } from '../entitlement.js';
 import type { EntitlementChange, EntitlementStore } from './entitlement-store.js';
 
@@ -69,8 +70,10 @@ export function memoryStore(): EntitlementStore {
       const next = change(current);
       if (next === undefined || next === current) return current;
       if (next.accountKey !== accountKey || next.productUid !== productUid) {
-        throw new TypeError(
-          `memoryStore.update(${accountKey}, ${productUid}): the change returned the entitlement of ${next.accountKey}, ${next.productUid}.`,
+        throw optionError(
+          `memoryStore.update(${accountKey}, ${productUid})`,
+          'change',
+          `returned the entitlement of ${next.accountKey}, ${next.productUid}.`,
         );
       }
       if (slot === undefined) index(newSlot(next), undefined);

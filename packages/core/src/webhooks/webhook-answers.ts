@@ -1,10 +1,4 @@
-/** What the handler answers; an adapter writes it back as is. */
-export interface WebhookResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** Small JSON: an outcome or an error code; never a secret, a stack trace or the request. */
-  body: string;
-}
+import type { HttpAnswer } from '../http/http-answer.js';
 
 /**
  * - `applied`: processed (including events that change no access).
@@ -19,9 +13,7 @@ export const IN_PROGRESS_RETRY_SECONDS = 5;
 /** Retry-After when an event overtook the payment that creates its entitlement. */
 export const UNMATCHED_RETRY_SECONDS = 60;
 
-function json(status: number, body: object, headers: Record<string, string> = {}): WebhookResponse {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
-}
+const JSON_TYPE = 'application/json';
 
 // Built once: every delivery of a busy receiver ends here.
 const RECEIVED_BODIES: Readonly<Record<WebhookOutcome, string>> = {
@@ -31,14 +23,14 @@ const RECEIVED_BODIES: Readonly<Record<WebhookOutcome, string>> = {
   unknown_offer: JSON.stringify({ received: true, outcome: 'unknown_offer' }),
 };
 
-export function received(outcome: WebhookOutcome): WebhookResponse {
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: RECEIVED_BODIES[outcome] };
+/** 200 with the outcome: small JSON, never a secret, a stack trace or the request. */
+export function received(outcome: WebhookOutcome): HttpAnswer {
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: RECEIVED_BODIES[outcome] };
 }
 
-export function refused(status: number, error: string, retryAfterSeconds?: number): WebhookResponse {
-  return json(
-    status,
-    { received: false, error },
-    retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) },
-  );
+/** A refusal with its code, and the delay after which the service should retry, when there is one. */
+export function refused(status: number, error: string, retryAfterSeconds?: number): HttpAnswer {
+  const headers: Record<string, string> = { 'content-type': JSON_TYPE };
+  if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
+  return { status, headers, body: JSON.stringify({ received: false, error }) };
 }

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookEvent } from '../../schemas/webhook-event.js';
-import type { Entitlement } from '../entitlement.js';
-import { at, event, NOW, offer, offers, paymentEvent, SECRET, signedRequest } from '../fixtures.js';
-import { eventKey } from '../ledger/event-key.js';
-import { memoryLedger } from '../ledger/memory-ledger.js';
-import { decide } from '../rules/decide.js';
-import type { EntitlementStore } from '../store/entitlement-store.js';
-import { memoryStore } from '../store/memory-store.js';
+import type { Entitlement } from '../entitlements/entitlement.js';
+import {
+  at,
+  event,
+  NOW,
+  offer,
+  offers,
+  paymentEvent,
+  SECRET,
+  signedRequest,
+} from '../entitlements/fixtures.js';
+import { eventKey } from '../entitlements/ledger/event-key.js';
+import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
+import { decide } from '../entitlements/rules/decide.js';
+import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { memoryStore } from '../entitlements/store/memory-store.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 
 /** Deterministic randomness (mulberry32), so a failure can be replayed. */

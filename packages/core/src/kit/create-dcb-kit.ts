@@ -1,0 +1,204 @@
+import { hkdfSync } from 'node:crypto';
+import type { CreateClientOptions } from '../client/client-options.js';
+import { createClient, type DcbClient } from '../client/create-client.js';
+import type { GrantResult } from '../entitlements/handler/grant-from-payment.js';
+import type { WebhookListeners } from '../entitlements/handler/listeners.js';
+import type { EventLedger } from '../entitlements/ledger/event-ledger.js';
+import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
+import { defineOffers, isOffers, type Offers } from '../entitlements/offers/define-offers.js';
+import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { memoryStore } from '../entitlements/store/memory-store.js';
+import { optionError } from '../errors/option-error.js';
+import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
+import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import {
+  createPartnerRoutes,
+  type PartnerRoutes,
+  type PartnerRoutesOptions,
+} from '../routes/partner-routes.js';
+import type { OfferDefinitionInput } from '../schemas/offer.js';
+import type { Payment } from '../schemas/payment.js';
+import { createWebhookHandler, type WebhookHandler } from '../webhooks/create-webhook-handler.js';
+
+export interface DcbKitConfig {
+  /** The API client, or its options (`configFromEnv(process.env).client`). */
+  client: DcbClient | CreateClientOptions;
+  /** The environment's webhook signing secret, or several while rotating. */
+  webhookSecrets: string | readonly string[];
+  /** Your offers, as in the console: they say what each offer grants and what your pages show. */
+  offers: Offers | readonly OfferDefinitionInput[];
+  /** Where entitlements live. Default: memoryStore() (per process, lost on restart). */
+  store?: EntitlementStore;
+  /** Which events were processed. Default: memoryLedger() (per process). */
+  ledger?: EventLedger;
+  /**
+   * The payment metadata field that carries your user id. The routes write it at checkout and
+   * the webhook handler reads it, so the two can never disagree. Default `accountKey`.
+   */
+  accountKeyField?: string;
+  /** Absolute URL of your return page. Needed for the partner routes (`kit.routes`). */
+  returnUrl?: string;
+  /** Numbers to prefill on checkout for an account (never a substitute for consent). */
+  prefill?: PartnerRoutesOptions['prefill'];
+  /** Origins whose pages may post to checkout, cancel and resume. Default: the origin of `returnUrl`. */
+  allowedOrigins?: readonly string[];
+  /** The key of the form tokens. Default: derived from the (first) webhook secret, so every instance shares it. */
+  formSecret?: string;
+  /** Your listeners: per event name, and for access granted or revoked. At least once: make them idempotent. */
+  on?: WebhookListeners;
+  /** One logger for every part. pino plugs in as it is. Default: warnings and errors on the console. */
+  logger?: DcbLogger;
+  /** Your error tracker: receives the Error whenever the webhook answers 5xx or a route fails. */
+  onError?: ErrorHook;
+  /** Webhook signature tolerance in seconds (1 to 3600). Default 300. */
+  toleranceSeconds?: number;
+  /** Largest webhook body accepted. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How long the store, ledger and listeners may take per delivery. Default 10 000 ms. */
+  timeoutMs?: number;
+  /**
+   * The clock of the client and the routes' access checks, for tests that move the sandbox's
+   * clock. Webhook signatures are always checked against the real time, as the service signs them.
+   */
+  now?: () => Date;
+}
+
+/** Everything a partner app mounts, made from one configuration. */
+export interface DcbKit {
+  readonly client: DcbClient;
+  /** The webhook handler: hand it to createExpressWebhook / createKoaWebhook, or call it yourself. */
+  readonly webhook: WebhookHandler;
+  /** Checkout, return, cancel, resume and the access check (needs `returnUrl`). */
+  readonly routes: PartnerRoutes;
+  readonly store: EntitlementStore;
+  readonly ledger: EventLedger;
+  readonly offers: Offers;
+  readonly logger: DcbLogger;
+  /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
+  grantFromPayment(payment: Payment): Promise<GrantResult>;
+  /**
+   * Gets an access token now and logs the failure with its fix: call it at startup so a wrong
+   * secret, base URL or a stopped service is known before the first subscriber meets it.
+   */
+  checkConnection(): Promise<void>;
+}
+
+/**
+ * The front door: one configuration in, the client, the webhook handler and the partner routes
+ * out, sharing one store, one offer list, one account key and one logger.
+ *
+ * @example
+ * const kit = createDcbKit({
+ *   ...configFromEnv(process.env),
+ *   offers: [{ offerUid: 'off_monthly', productUid: 'prod_premium', name: 'Premium', type: 'SUBSCRIPTION',
+ *     price: { amount: 4500, currency: 'TND' }, billingPeriod: { unit: 'MONTH', count: 1 } }],
+ *   returnUrl: 'https://shop.example/billing/return',
+ * });
+ * await kit.checkConnection();
+ */
+export function createDcbKit(config: DcbKitConfig): DcbKit {
+  if (typeof config !== 'object' || config === null)
+    throw optionError('createDcbKit', 'config', 'is required.');
+  const logger = config.logger ?? consoleLogger;
+  const reportError = createErrorReporter(logger, config.onError);
+  const client = isClient(config.client)
+    ? config.client
+    : createClient({ logger, ...optional({ now: config.now }), ...config.client });
+  const offers = isOffers(config.offers) ? config.offers : defineOffers(config.offers);
+  const store = config.store ?? memoryStore();
+  const ledger = config.ledger ?? memoryLedger();
+  const accountKeyField = config.accountKeyField ?? 'accountKey';
+  if (typeof accountKeyField !== 'string' || accountKeyField === '') {
+    throw optionError('createDcbKit', 'accountKeyField', 'must be a non-empty metadata field name.');
+  }
+  const webhook = createWebhookHandler({
+    secrets: config.webhookSecrets,
+    store,
+    ledger,
+    offers,
+    accountKey: accountKeyField,
+    logger,
+    confirm: (event) =>
+      event.subscriptionUid === undefined
+        ? Promise.resolve(undefined)
+        : client.subscriptions.retrieve(event.subscriptionUid),
+    readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
+    ...optional({
+      on: config.on,
+      onError: config.onError,
+      toleranceSeconds: config.toleranceSeconds,
+      maxBodyBytes: config.maxBodyBytes,
+      timeoutMs: config.timeoutMs,
+    }),
+  });
+  let routes: PartnerRoutes | undefined;
+  const kit: DcbKit = {
+    client,
+    webhook,
+    get routes() {
+      if (config.returnUrl === undefined) {
+        throw optionError(
+          'createDcbKit',
+          'returnUrl',
+          'is needed for the partner routes: the absolute URL of your return page.',
+        );
+      }
+      routes ??= createPartnerRoutes({
+        client,
+        store,
+        offers,
+        grantFromPayment: webhook.grantFromPayment,
+        returnUrl: config.returnUrl,
+        accountKeyField,
+        logger,
+        formSecret: config.formSecret ?? deriveFormSecret(config.webhookSecrets),
+        ...optional({
+          prefill: config.prefill,
+          onError: config.onError,
+          allowedOrigins: config.allowedOrigins,
+          now: config.now,
+        }),
+      });
+      return routes;
+    },
+    store,
+    ledger,
+    offers,
+    logger,
+    grantFromPayment: webhook.grantFromPayment,
+    async checkConnection() {
+      try {
+        await client.checkConnection();
+      } catch (error) {
+        reportError(
+          error,
+          { source: 'startup' },
+          `dcbkit: the billing service cannot be used: ${(error as Error).message}`,
+        );
+        throw error;
+      }
+    },
+  };
+  return Object.freeze(kit);
+}
+
+function isClient(value: DcbClient | CreateClientOptions): value is DcbClient {
+  return (
+    typeof (value as DcbClient).payments === 'object' &&
+    typeof (value as DcbClient).checkConnection === 'function'
+  );
+}
+
+/** The entries whose value is defined (exactOptionalPropertyTypes-friendly spreading). */
+function optional<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * A key for form tokens that every instance of the app computes alike without one more secret
+ * to configure: HKDF of the webhook secret, under its own label, so neither key reveals the other.
+ */
+function deriveFormSecret(webhookSecrets: string | readonly string[]): string {
+  const secret = typeof webhookSecrets === 'string' ? webhookSecrets : (webhookSecrets[0] ?? '');
+  return Buffer.from(hkdfSync('sha256', secret, 'dcbkit', 'dcbkit form tokens', 32)).toString('base64url');
+}

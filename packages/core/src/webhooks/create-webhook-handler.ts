@@ -1,0 +1,340 @@
+import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD } from '../entitlements/handler/account-key.js';
+import { type ApplyContext, applyEvent } from '../entitlements/handler/apply-event.js';
+import { type GrantResult, grantFromPayment } from '../entitlements/handler/grant-from-payment.js';
+import {
+  accessChange,
+  hasEventListener,
+  runAccessListeners,
+  runEventListener,
+  type WebhookListeners,
+} from '../entitlements/handler/listeners.js';
+import { eventKey as defaultEventKey } from '../entitlements/ledger/event-key.js';
+import type { ClaimResult, EventLedger } from '../entitlements/ledger/event-ledger.js';
+import { defineOffers, isOffers, type Offers } from '../entitlements/offers/define-offers.js';
+import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { DcbError } from '../errors/dcb-error.js';
+import { optionError } from '../errors/option-error.js';
+import type { HttpAnswer } from '../http/http-answer.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
+import { createErrorReporter, type ErrorHook, type ReportError } from '../observability/error-reporter.js';
+import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import type { OfferDefinitionInput } from '../schemas/offer.js';
+import type { Payment } from '../schemas/payment.js';
+import type { Subscription } from '../schemas/subscription.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import type { RawBody } from './hmac.js';
+import { SIGNATURE_HEADER } from './signature-header.js';
+import { checkTolerance, verifyWebhook } from './verify-webhook.js';
+import { IN_PROGRESS_RETRY_SECONDS, received, refused, UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
+import { isKnownEventName } from './webhook-events.js';
+import { isAuthenticationFailure, WebhookVerificationError } from './webhook-verification-error.js';
+
+/** How long the store, the ledger and your listeners may take for one delivery, by default. */
+export const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
+
+/** A webhook request as any framework has it: the raw body bytes and the headers, names lowercased. */
+export interface WebhookRequest {
+  /** The exact bytes received (Buffer, Uint8Array or string), never a parsed object. */
+  rawBody: RawBody;
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+}
+
+export interface CreateWebhookHandlerOptions {
+  /** The environment's webhook signing secret, or several while rotating. */
+  secrets: string | readonly string[];
+  store: EntitlementStore;
+  ledger: EventLedger;
+  /** Your offers (defineOffers, or the plain list): they say what each offer grants. */
+  offers: Offers | readonly OfferDefinitionInput[];
+  /** Your listeners, per event name and for access granted / revoked. At least once: make them idempotent. */
+  on?: WebhookListeners;
+  /** Which account an event belongs to: a payment metadata field name, or a function. Default `accountKey`, else subscriberUid. */
+  accountKey?: AccountKeyOption;
+  /** The de-duplication key of an event. Default `eventKey` (name, payment, subscription, order, occurredAt). */
+  eventKey?: (event: WebhookEvent) => string;
+  /** Larger bodies get 413 before any verification. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How long a webhook body may take to arrive, on Node adapters. Default 10 000 ms; slower ones get 408. */
+  bodyTimeoutMs?: number;
+  /** Signature timestamp tolerance: a whole number of seconds, 1 to 3600. Default 300, as the spec says. */
+  toleranceSeconds?: number;
+  /**
+   * The longest the store, the ledger and your listeners may take for one delivery. Past it the
+   * handler answers 503 (the service retries), releases the claim and reports the timeout.
+   * Default 10 000.
+   */
+  timeoutMs?: number;
+  /**
+   * Settles a same-instant tie between subscription events (a cancellation and its withdrawal
+   * in one second) with a server-side read, as the spec allows. createDcbKit wires the client.
+   */
+  confirm?: (event: WebhookEvent) => Promise<Subscription | undefined>;
+  /** Reads a subscription, so a return page's grant reflects the subscription's state today. createDcbKit wires the client. */
+  readSubscription?: (subscriptionUid: string) => Promise<Subscription>;
+  /** Default: warnings and errors on the console. pino plugs in as it is. */
+  logger?: DcbLogger;
+  /** Receives the Error (stack and cause kept) whenever the handler answers 5xx. */
+  onError?: ErrorHook;
+  /** The clock, for tests. */
+  now?: () => Date;
+}
+
+/** The handler: call it with the raw request, write back what it returns. */
+export interface WebhookHandler {
+  (request: WebhookRequest): Promise<HttpAnswer>;
+  /** grantFromPayment with this handler's store, offers, accountKey and accessGranted listener. */
+  grantFromPayment(payment: Payment): Promise<GrantResult>;
+  /** The body size above which it answers 413; adapters stop reading the stream there too. */
+  readonly maxBodyBytes: number;
+  /** How long adapters wait for the body before answering 408. */
+  readonly bodyTimeoutMs: number;
+  /** The handler's logger and error reporting, for adapters that answer before calling it. */
+  readonly logger: DcbLogger;
+  readonly reportError: ReportError;
+}
+
+/**
+ * The framework-neutral webhook receiver: verify the signature on the raw body, derive the event's
+ * key, claim it in the ledger, decide and commit the entitlement change, run your listeners,
+ * complete the claim, answer. It answers 2xx only after the store committed.
+ *
+ * Answers: 200 applied, duplicate, unknown event name or unknown offer; 400 bad body; 401 bad
+ * signature; 409 + Retry-After while the same event is processed elsewhere; 413 body too large;
+ * 500 when the store, ledger or a listener throws (claim released, so the retry is processed) or
+ * when the body was not handed over raw; 503 + Retry-After when an event overtook the payment
+ * that creates its entitlement, or processing outlasted `timeoutMs`. Nothing is written for a
+ * refused request. Every 5xx is logged with its Error and handed to `onError`.
+ *
+ * @example
+ * const handler = createWebhookHandler({
+ *   secrets: process.env.DCB_WEBHOOK_SECRET ?? '',
+ *   store: memoryStore(),
+ *   ledger: memoryLedger(),
+ *   offers,
+ *   on: { accessGranted: ({ accountKey, productUid }) => console.log('welcome', accountKey, productUid) },
+ * });
+ * // Any framework: hand over the raw bytes and the headers, write back the answer.
+ * const answer = await handler({ rawBody: Buffer.from('{}'), headers: {} });
+ */
+export function createWebhookHandler(options: CreateWebhookHandlerOptions): WebhookHandler {
+  checkOptions(options);
+  const {
+    secrets,
+    store,
+    ledger,
+    on = {},
+    accountKey = DEFAULT_ACCOUNT_KEY_FIELD,
+    eventKey = defaultEventKey,
+    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS,
+    timeoutMs = DEFAULT_PROCESSING_TIMEOUT_MS,
+    logger = consoleLogger,
+    now = () => new Date(),
+  } = options;
+  const toleranceSeconds = checkTolerance(options.toleranceSeconds, 'createWebhookHandler');
+  const reportError = createErrorReporter(logger, options.onError);
+  const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
+  const { confirm, readSubscription } = options;
+  const context: ApplyContext = { store, offers, accountKey, ...(confirm ? { confirm } : {}) };
+
+  function refuse(error: unknown): HttpAnswer {
+    if (!(error instanceof WebhookVerificationError)) {
+      reportError(
+        error,
+        { source: 'webhook' },
+        'dcbkit: verifying a webhook failed unexpectedly; answered 500.',
+      );
+      return refused(500, 'internal_error');
+    }
+    if (error.code === 'body_not_raw') {
+      // The partner's mounting mistake, not the service's: say how to fix it, loudly.
+      reportError(error, { source: 'webhook' }, `dcbkit: ${error.message}`);
+      return refused(500, 'body_not_raw');
+    }
+    logger.warn?.({ code: error.code }, `dcbkit: webhook refused (${error.code}).`);
+    return refused(isAuthenticationFailure(error.code) ? 401 : 400, error.code);
+  }
+
+  async function process(event: WebhookEvent, key: string): Promise<HttpAnswer> {
+    const applied = await applyEvent(event, context);
+    if (applied.outcome === 'unmatched') {
+      logger.warn?.(
+        { event: event.event, subscriptionUid: event.subscriptionUid, paymentUid: event.paymentUid },
+        `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
+      );
+      await ledger.release(key);
+      return refused(503, 'entitlement_not_found', UNMATCHED_RETRY_SECONDS);
+    }
+    if (applied.outcome === 'unknown_offer') {
+      logger.warn?.(
+        { event: event.event, offerUid: applied.offerUid, paymentUid: event.paymentUid },
+        `dcbkit: ${event.event} names offer ${applied.offerUid ?? '(none)'}, which is not in your offers; nothing was granted. Add it to defineOffers, then replay the event from the console.`,
+      );
+      await on.unknownOffer?.({ event, offerUid: applied.offerUid });
+      // Released, not completed: a replay after the offer is added must be processed.
+      await ledger.release(key);
+      return received('unknown_offer');
+    }
+    if (applied.confirmError !== undefined) {
+      logger.warn?.(
+        { err: applied.confirmError, event: event.event, subscriptionUid: event.subscriptionUid },
+        'dcbkit: confirming a same-instant subscription change by a read failed; the tie rule decided.',
+      );
+    }
+    const { accountKey: account, previous, entitlement } = applied;
+    if (hasEventListener(on, event))
+      await runEventListener(on, { event, accountKey: account, previous, entitlement });
+    if (entitlement !== undefined && (on.accessGranted || on.accessRevoked)) {
+      await runAccessListeners(on, accessChange(previous, entitlement, event, now()), {
+        accountKey: entitlement.accountKey,
+        productUid: entitlement.productUid,
+        entitlement,
+        event,
+        source: 'webhook',
+      });
+    }
+    await ledger.complete(key);
+    return received('applied');
+  }
+
+  async function fail(error: unknown, event: WebhookEvent, key: string | undefined): Promise<HttpAnswer> {
+    const timedOut = error instanceof DcbError && error.code === 'timeout';
+    reportError(
+      error,
+      { source: 'webhook', event: event.event },
+      timedOut
+        ? `dcbkit: processing ${event.event} took longer than ${timeoutMs} ms; answered 503 so the service retries.`
+        : `dcbkit: processing ${event.event} failed; answered 500 so the service retries.`,
+    );
+    if (key !== undefined) {
+      await ledger
+        .release(key)
+        .catch((releaseError: unknown) =>
+          logger.error?.(
+            { err: releaseError },
+            'dcbkit: releasing the ledger claim failed too; the retry is processed once its lease lapses.',
+          ),
+        );
+    }
+    return timedOut
+      ? refused(503, 'processing_timeout', IN_PROGRESS_RETRY_SECONDS)
+      : refused(500, 'processing_failed');
+  }
+
+  async function handleWebhook(request: WebhookRequest): Promise<HttpAnswer> {
+    if (byteLength(request.rawBody) > maxBodyBytes) return refused(413, 'body_too_large');
+    let event: WebhookEvent;
+    try {
+      event = verifyWebhook({
+        rawBody: request.rawBody,
+        signature: headerValue(request.headers, SIGNATURE_HEADER),
+        secrets,
+        toleranceSeconds,
+        now: now(),
+      });
+    } catch (error) {
+      return refuse(error);
+    }
+    if (!isKnownEventName(event.event)) return received('ignored');
+    // One deadline for the claim and the processing: one timer per delivery on the hot path.
+    let claimed: string | undefined;
+    try {
+      return await withTimeout(async () => {
+        const key = eventKey(event);
+        const claim: ClaimResult = await ledger.claim(key);
+        if (claim === 'duplicate') return received('duplicate');
+        if (claim === 'in_progress') return refused(409, 'in_progress', IN_PROGRESS_RETRY_SECONDS);
+        claimed = key;
+        return process(event, key);
+      }, timeoutMs);
+    } catch (error) {
+      return fail(error, event, claimed);
+    }
+  }
+
+  return Object.assign(handleWebhook, {
+    maxBodyBytes,
+    bodyTimeoutMs,
+    logger,
+    reportError,
+    grantFromPayment: (payment: Payment) =>
+      grantFromPayment(payment, {
+        store,
+        offers,
+        accountKey,
+        on: { accessGranted: on.accessGranted },
+        now,
+        ...(readSubscription ? { readSubscription } : {}),
+      }),
+  });
+}
+
+/** Runs `work`, or rejects with a DcbError `timeout` once `ms` have passed (the work itself goes on). */
+function withTimeout<T>(work: () => Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () =>
+        reject(
+          new DcbError('timeout', `The store, the ledger or a listener took longer than ${ms} ms.`, {
+            details: { timeoutMs: ms },
+          }),
+        ),
+      ms,
+    );
+    work().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+const WHERE = 'createWebhookHandler';
+
+function checkOptions(options: CreateWebhookHandlerOptions): void {
+  if (typeof options !== 'object' || options === null) throw optionError(WHERE, 'options', 'are required.');
+  const { secrets, store, ledger, maxBodyBytes, timeoutMs, bodyTimeoutMs } = options;
+  const secretList = typeof secrets === 'string' ? [secrets] : secrets;
+  if (
+    !Array.isArray(secretList) ||
+    secretList.length === 0 ||
+    !secretList.every((s) => typeof s === 'string' && s !== '')
+  ) {
+    throw optionError(WHERE, 'secrets', 'must be a non-empty string or a non-empty list of them.');
+  }
+  if (typeof store?.update !== 'function') throw optionError(WHERE, 'store', 'must be an EntitlementStore.');
+  if (typeof ledger?.claim !== 'function') throw optionError(WHERE, 'ledger', 'must be an EventLedger.');
+  if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) {
+    throw optionError(WHERE, 'maxBodyBytes', 'must be a whole number of bytes > 0.');
+  }
+  for (const [option, value] of [
+    ['timeoutMs', timeoutMs],
+    ['bodyTimeoutMs', bodyTimeoutMs],
+  ] as const) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) {
+      throw optionError(WHERE, option, 'must be a whole number of milliseconds > 0.');
+    }
+  }
+}
+
+function byteLength(body: unknown): number {
+  if (typeof body === 'string') return Buffer.byteLength(body, 'utf8');
+  return body instanceof Uint8Array ? body.byteLength : 0;
+}
+
+function headerValue(
+  headers: WebhookRequest['headers'],
+  name: string,
+): string | readonly string[] | undefined {
+  const value = headers[name];
+  if (value !== undefined) return value;
+  for (const [header, candidate] of Object.entries(headers)) {
+    if (header.toLowerCase() === name) return candidate;
+  }
+  return undefined;
+}
