@@ -24,9 +24,6 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'starters/*/src/**/*.test.ts', 'test/**/*.test.ts'],
-    // Global describe/it, as jest and mocha give them: @dcbkit/core/testing's run*Conformance use
-    // them when a test file does not pass its runner's { describe, it }.
-    globals: true,
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

@@ -36,6 +36,6 @@ for (const [label, attempt] of Object.entries(attempts)) {
     process.exitCode = 1;
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
-    console.log(`${label}: refused, reason ${error.reason}`);
+    console.log(`${label}: refused, code ${error.code}`);
   }
 }

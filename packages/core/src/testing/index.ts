@@ -6,3 +6,4 @@ export {
   runStoreConformance,
   storeChecks,
 } from './store-conformance.js';
+export type { DescribeFunction, ItFunction, TestRunner } from './test-runner.js';

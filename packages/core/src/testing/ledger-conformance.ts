@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import assert from 'node:assert/strict';
 import type { EventLedger } from '../entitlements/ledger/event-ledger.js';
 import { uniqueId } from './example-entitlement.js';
 import type { ConformanceCheck, ConformanceOptions } from './store-conformance.js';
+import { testRunnerOf } from './test-runner.js';
 
 const CONCURRENT_CLAIMS = 20;
 
@@ -11,8 +12,8 @@ export const ledgerChecks: readonly ConformanceCheck<EventLedger>[] = [
     name: 'a first claim is new; a second, before completion, is in progress',
     async run(ledger) {
       const key = uniqueId('event');
-      expect(await ledger.claim(key)).toBe('new');
-      expect(await ledger.claim(key)).toBe('in_progress');
+      assert.equal(await ledger.claim(key), 'new');
+      assert.equal(await ledger.claim(key), 'in_progress');
     },
   },
   {
@@ -21,8 +22,8 @@ export const ledgerChecks: readonly ConformanceCheck<EventLedger>[] = [
       const key = uniqueId('event');
       await ledger.claim(key);
       await ledger.complete(key);
-      expect(await ledger.claim(key)).toBe('duplicate');
-      expect(await ledger.claim(key)).toBe('duplicate');
+      assert.equal(await ledger.claim(key), 'duplicate');
+      assert.equal(await ledger.claim(key), 'duplicate');
     },
   },
   {
@@ -31,7 +32,7 @@ export const ledgerChecks: readonly ConformanceCheck<EventLedger>[] = [
       const key = uniqueId('event');
       await ledger.claim(key);
       await ledger.release(key);
-      expect(await ledger.claim(key)).toBe('new');
+      assert.equal(await ledger.claim(key), 'new');
     },
   },
   {
@@ -41,7 +42,7 @@ export const ledgerChecks: readonly ConformanceCheck<EventLedger>[] = [
       await ledger.claim(key);
       await ledger.complete(key);
       await ledger.release(key);
-      expect(await ledger.claim(key)).toBe('duplicate');
+      assert.equal(await ledger.claim(key), 'duplicate');
     },
   },
   {
@@ -49,8 +50,8 @@ export const ledgerChecks: readonly ConformanceCheck<EventLedger>[] = [
     async run(ledger) {
       const key = uniqueId('event');
       const results = await Promise.all(Array.from({ length: CONCURRENT_CLAIMS }, () => ledger.claim(key)));
-      expect(results.filter((result) => result === 'new')).toHaveLength(1);
-      expect(results.filter((result) => result === 'in_progress')).toHaveLength(CONCURRENT_CLAIMS - 1);
+      assert.equal(results.filter((result) => result === 'new').length, 1, `claims: ${results.join(', ')}`);
+      assert.equal(results.filter((result) => result === 'in_progress').length, CONCURRENT_CLAIMS - 1);
     },
   },
   {
@@ -58,24 +59,27 @@ export const ledgerChecks: readonly ConformanceCheck<EventLedger>[] = [
     async run(ledger) {
       const base = uniqueId('event');
       const keys = [base, `${base}-other`, `${base}${'x'.repeat(2000)}`, `${base}-événement-حدث`];
-      for (const key of keys) expect(await ledger.claim(key)).toBe('new');
+      for (const key of keys) assert.equal(await ledger.claim(key), 'new');
       await ledger.complete(keys[0] ?? '');
-      for (const key of keys.slice(1)) expect(await ledger.claim(key)).toBe('in_progress');
+      for (const key of keys.slice(1)) assert.equal(await ledger.claim(key), 'in_progress');
     },
   },
 ];
 
 /**
- * The conformance suite every EventLedger must pass. Lease expiry depends on the ledger's clock,
- * so test it in your own suite.
+ * The conformance suite every EventLedger must pass, registered with your runner's `describe` and
+ * `it` (the globals when the runner installs them). Lease expiry depends on the ledger's clock, so
+ * test it in your own suite.
  *
  * @example
- * runLedgerConformance(() => myLedger(pool), { name: 'myLedger' });
+ * import { describe, it } from 'node:test'; // or 'vitest'
+ * runLedgerConformance(() => myLedger(pool), { name: 'myLedger', describe, it });
  */
 export function runLedgerConformance(
   factory: () => EventLedger | Promise<EventLedger>,
   options: ConformanceOptions<EventLedger> = {},
 ): void {
+  const { describe, it } = testRunnerOf('runLedgerConformance', options);
   describe(`EventLedger conformance${options.name ? `: ${options.name}` : ''}`, () => {
     for (const check of ledgerChecks) {
       it(check.name, async () => {

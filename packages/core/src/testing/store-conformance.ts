@@ -1,14 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import assert from 'node:assert/strict';
 import { type Entitlement, entitlementSchema } from '../entitlements/entitlement.js';
 import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+import { same, type TestRunner, testRunnerOf } from './test-runner.js';
 
 export interface ConformanceCheck<Subject> {
   name: string;
   run: (subject: Subject) => Promise<void>;
 }
 
-export interface ConformanceOptions<Subject> {
+export interface ConformanceOptions<Subject> extends Partial<TestRunner> {
   /** Shown in the suite's title, e.g. 'postgresStore'. */
   name?: string;
   /** Runs after each check, e.g. to close a pool. */
@@ -43,10 +44,10 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
   {
     name: 'get, listByAccount and the finds answer nothing for what was never written',
     async run(store) {
-      expect(await store.get(uniqueId('acct'), 'prod_a')).toBeUndefined();
-      expect(await store.listByAccount(uniqueId('acct'))).toEqual([]);
-      expect(await store.findBySubscriptionUid(uniqueId('sub'))).toBeUndefined();
-      expect(await store.findByPaymentUid(uniqueId('pay'))).toBeUndefined();
+      assert.equal(await store.get(uniqueId('acct'), 'prod_a'), undefined);
+      assert.deepEqual(await store.listByAccount(uniqueId('acct')), []);
+      assert.equal(await store.findBySubscriptionUid(uniqueId('sub')), undefined);
+      assert.equal(await store.findByPaymentUid(uniqueId('pay')), undefined);
     },
   },
   {
@@ -57,11 +58,15 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         paymentUids: [uniqueId('pay'), uniqueId('pay')].sort(),
       });
       const stored = await store.update(accountKey, 'prod_a', () => created);
-      expect(stored).toEqual(created);
-      expect(await store.get(accountKey, 'prod_a')).toEqual(created);
-      expect(await store.findBySubscriptionUid(created.subscriptionUid ?? '')).toEqual(created);
+      same(stored, created, 'update resolves to the stored record');
+      same(await store.get(accountKey, 'prod_a'), created, 'get');
+      same(
+        await store.findBySubscriptionUid(created.subscriptionUid ?? ''),
+        created,
+        'findBySubscriptionUid',
+      );
       for (const paymentUid of created.paymentUids) {
-        expect(await store.findByPaymentUid(paymentUid)).toEqual(created);
+        same(await store.findByPaymentUid(paymentUid), created, `findByPaymentUid(${paymentUid})`);
       }
     },
   },
@@ -89,8 +94,11 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       for (const entitlement of [full, sparse]) {
         await store.update(accountKey, entitlement.productUid, () => entitlement);
         const read = await store.get(accountKey, entitlement.productUid);
-        expect(JSON.parse(JSON.stringify(read))).toStrictEqual(JSON.parse(JSON.stringify(entitlement)));
-        expect(entitlementSchema.safeParse(read).success).toBe(true);
+        assert.deepStrictEqual(
+          JSON.parse(JSON.stringify(read ?? null)),
+          JSON.parse(JSON.stringify(entitlement)),
+        );
+        assert.ok(entitlementSchema.safeParse(read).success, 'the record read back is a valid Entitlement');
       }
     },
   },
@@ -109,22 +117,22 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         seen.push(current);
         return second;
       });
-      expect(seen.at(0)).toBeUndefined();
-      expect(seen.at(-1)).toEqual(first);
-      expect(result).toEqual(second);
-      expect(await store.get(accountKey, 'prod_a')).toEqual(second);
+      assert.equal(seen.at(0), undefined, 'the first change sees no record');
+      same(seen.at(-1), first, 'the second change sees the committed record');
+      same(result, second, 'update resolves to what it stored');
+      same(await store.get(accountKey, 'prod_a'), second, 'get after update');
     },
   },
   {
     name: 'a change that returns undefined writes nothing',
     async run(store) {
       const accountKey = uniqueId('acct');
-      expect(await store.update(accountKey, 'prod_a', () => undefined)).toBeUndefined();
-      expect(await store.get(accountKey, 'prod_a')).toBeUndefined();
+      assert.equal(await store.update(accountKey, 'prod_a', () => undefined), undefined);
+      assert.equal(await store.get(accountKey, 'prod_a'), undefined);
       const created = entitlementOf(accountKey, 'prod_a');
       await store.update(accountKey, 'prod_a', () => created);
-      expect(await store.update(accountKey, 'prod_a', () => undefined)).toEqual(created);
-      expect(await store.get(accountKey, 'prod_a')).toEqual(created);
+      same(await store.update(accountKey, 'prod_a', () => undefined), created, 'update with no change');
+      same(await store.get(accountKey, 'prod_a'), created, 'get after an update with no change');
     },
   },
   {
@@ -133,12 +141,13 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       const accountKey = uniqueId('acct');
       const created = entitlementOf(accountKey, 'prod_a');
       await store.update(accountKey, 'prod_a', () => created);
-      await expect(
+      await assert.rejects(
         store.update(accountKey, 'prod_a', () => {
           throw new Error('decided against it');
         }),
-      ).rejects.toThrow('decided against it');
-      expect(await store.get(accountKey, 'prod_a')).toEqual(created);
+        /decided against it/,
+      );
+      same(await store.get(accountKey, 'prod_a'), created, 'get after a throwing change');
     },
   },
   {
@@ -151,8 +160,11 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       }
       await store.update(other, 'prod_a', () => entitlementOf(other, 'prod_a'));
       const listed = await store.listByAccount(accountKey);
-      expect(listed.map((entitlement) => entitlement.productUid)).toEqual(['prod_a', 'prod_b', 'prod_c']);
-      expect(listed.every((entitlement) => entitlement.accountKey === accountKey)).toBe(true);
+      assert.deepEqual(
+        listed.map((entitlement) => entitlement.productUid),
+        ['prod_a', 'prod_b', 'prod_c'],
+      );
+      assert.ok(listed.every((entitlement) => entitlement.accountKey === accountKey));
     },
   },
   {
@@ -167,8 +179,8 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         'prod_a',
         (current) => current && { ...current, subscriptionUid: renewedUid },
       );
-      expect((await store.findBySubscriptionUid(renewedUid))?.subscriptionUid).toBe(renewedUid);
-      expect(await store.findBySubscriptionUid(created.subscriptionUid ?? '')).toBeUndefined();
+      assert.equal((await store.findBySubscriptionUid(renewedUid))?.subscriptionUid, renewedUid);
+      assert.equal(await store.findBySubscriptionUid(created.subscriptionUid ?? ''), undefined);
     },
   },
   {
@@ -183,8 +195,8 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         'prod_a',
         (current) => current && { ...current, paymentUids: [...current.paymentUids, later].sort() },
       );
-      expect((await store.findByPaymentUid(later))?.accountKey).toBe(accountKey);
-      expect((await store.findByPaymentUid(created.paymentUids[0] ?? ''))?.accountKey).toBe(accountKey);
+      assert.equal((await store.findByPaymentUid(later))?.accountKey, accountKey);
+      assert.equal((await store.findByPaymentUid(created.paymentUids[0] ?? ''))?.accountKey, accountKey);
     },
   },
   {
@@ -199,7 +211,7 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         (_, i) => `ord_${String(i).padStart(3, '0')}`,
       );
       await Promise.all(orderIds.map((orderId) => store.update(accountKey, 'prod_units', addUnit(orderId))));
-      expect((await store.get(accountKey, 'prod_units'))?.unitOrderIds).toEqual(orderIds);
+      assert.deepEqual((await store.get(accountKey, 'prod_units'))?.unitOrderIds, orderIds);
     },
   },
   {
@@ -222,8 +234,8 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       );
       for (const accountKey of accounts) {
         const entitlement = await store.get(accountKey, 'prod_units');
-        expect(entitlement?.accountKey).toBe(accountKey);
-        expect(entitlement?.unitOrderIds).toEqual(['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5']);
+        assert.equal(entitlement?.accountKey, accountKey);
+        assert.deepEqual(entitlement?.unitOrderIds, ['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5']);
       }
     },
   },
@@ -235,26 +247,30 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       const returned = await store.update(accountKey, 'prod_a', () => created);
       const read = await store.get(accountKey, 'prod_a');
       await store.update(accountKey, 'prod_a', (current) => current && { ...current, status: 'REVOKED' });
-      expect(returned?.status).toBe('ACTIVE');
-      expect(read?.status).toBe('ACTIVE');
+      assert.equal(returned?.status, 'ACTIVE', 'the record update returned changed');
+      assert.equal(read?.status, 'ACTIVE', 'the record get returned changed');
     },
   },
 ];
 
 /**
  * The conformance suite every EntitlementStore must pass: memoryStore, the PostgreSQL store and
- * yours. Call it at the top level of a vitest test file; `factory` gives each check a store (ids
- * are unique per run, so one shared database is fine).
+ * yours. Call it at the top level of a test file, with your runner's `describe` and `it` (vitest,
+ * jest, mocha or node:test; the globals are used when the runner installs them). `factory` gives
+ * each check a store (ids are unique per run, so one shared database is fine). The checks assert
+ * with node:assert, so no runner is needed to load this module.
  *
  * @example
  * // my-store.test.ts
+ * import { describe, it } from 'node:test'; // or 'vitest'
  * import { runStoreConformance } from '@dcbkit/core/testing';
- * runStoreConformance(() => myStore(pool), { name: 'myStore', teardown: () => pool.query('select 1') });
+ * runStoreConformance(() => myStore(pool), { name: 'myStore', describe, it });
  */
 export function runStoreConformance(
   factory: () => EntitlementStore | Promise<EntitlementStore>,
   options: ConformanceOptions<EntitlementStore> = {},
 ): void {
+  const { describe, it } = testRunnerOf('runStoreConformance', options);
   describe(`EntitlementStore conformance${options.name ? `: ${options.name}` : ''}`, () => {
     for (const check of storeChecks) {
       it(check.name, async () => {

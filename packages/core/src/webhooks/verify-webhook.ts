@@ -36,7 +36,7 @@ const RAW_BODY_HELP =
  *
  * Checks, in order: the header's shape, the signature (HMAC-SHA256 over `<t>.<rawBody>`, constant-time,
  * any secret, any v1 entry), the timestamp tolerance, then that the body is a JSON webhook event.
- * Throws only WebhookVerificationError, whose `reason` says which check failed.
+ * Throws only WebhookVerificationError, whose `code` says which check failed.
  *
  * @example
  * const event = verifyWebhook({

@@ -2,7 +2,7 @@ import { runLedgerConformance } from '@dcbkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_WINDOW_MS, memoryLedger } from './memory-ledger.js';
 
-runLedgerConformance(() => memoryLedger(), { name: 'memoryLedger' });
+runLedgerConformance(() => memoryLedger(), { name: 'memoryLedger', describe, it });
 
 function fakeClock() {
   // lru-cache ignores a start time of 0, so the clock starts later.

@@ -2,7 +2,7 @@ import { exampleEntitlement, runStoreConformance } from '@dcbkit/core/testing';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from './memory-store.js';
 
-runStoreConformance(() => memoryStore(), { name: 'memoryStore' });
+runStoreConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
 
 describe('memoryStore', () => {
   it('refuses a change that returns the entitlement of another key, writing nothing', async () => {
