@@ -1,0 +1,152 @@
+/**
+ * bench/postgres: events per second and apply latency of the webhook handler on
+ * @dcbkit/store-postgres, beside a floor measured in the same run: a bare `pg` transaction doing
+ * the same statements with no dcbkit code around it (floor.ts). Goal: >= 0.7 of the floor's
+ * events per second, at 1 and at 4 concurrent connections. Also PGlite's events per second
+ * (in memory and over a data folder). Reads DATABASE_URL; works in a schema of its own, dropped
+ * at the end.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createWebhookHandler, type EntitlementStore, type EventLedger } from '@dcbkit/core';
+import { pgliteStore, postgresStore } from '@dcbkit/store-postgres';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { type BenchEvent, benchEvents, offers, SECRET } from './events.js';
+import { floorReceiver } from './floor.js';
+import { median, percentile, runLanes, verdict } from './latency.js';
+
+const GOAL = 0.7;
+const ROUNDS = 6;
+const EVENTS_PER_ROUND = 400;
+const PGLITE_EVENTS = 1_000;
+const CONCURRENCIES = [1, 4] as const;
+
+const DATABASE_URL = process.env.DATABASE_URL;
+if (!DATABASE_URL) {
+  // Skipped, not failed, so that `pnpm bench` still runs the other benches on a machine without PostgreSQL.
+  console.log(
+    'bench/postgres: SKIPPED, DATABASE_URL is not set (e.g. postgres://postgres@127.0.0.1:5432/test).',
+  );
+  process.exit(0);
+}
+
+const quiet = { error() {}, warn() {}, info() {}, debug() {} };
+const signedAt = new Date();
+let nextEvent = 0;
+const freshEvents = (count: number) => {
+  const events = benchEvents(nextEvent, count, signedAt);
+  nextEvent += count;
+  return events;
+};
+
+function dcbkitReceiver(store: EntitlementStore, ledger: EventLedger) {
+  const handler = createWebhookHandler({
+    secrets: SECRET,
+    store,
+    ledger,
+    offers,
+    logger: quiet,
+    now: () => signedAt,
+  });
+  return async (event: BenchEvent) => {
+    const { status, body } = await handler(event);
+    if (status !== 200 || !body?.includes('"applied"')) throw new Error(`handler answered ${status} ${body}`);
+  };
+}
+
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+async function postgresPart(): Promise<void> {
+  const schema = `dcbkit_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+  try {
+    const setup = postgresStore({ pool: admin, schema });
+    await setup.migrate();
+    for (const concurrency of CONCURRENCIES) {
+      // Each side gets its own pool of `concurrency` connections: what "N concurrent connections" means.
+      const dcbkitPool = new pg.Pool({ connectionString: DATABASE_URL, max: concurrency });
+      const floorPool = new pg.Pool({ connectionString: DATABASE_URL, max: concurrency });
+      const { store, ledger } = postgresStore({ pool: dcbkitPool, schema });
+      const candidates = { dcbkit: dcbkitReceiver(store, ledger), floor: floorReceiver(floorPool, schema) };
+      const perSecond = { dcbkit: [] as number[], floor: [] as number[] };
+      const latencies = { dcbkit: [] as number[], floor: [] as number[] };
+      const ratios: number[] = [];
+      // Warm-up: connections open, plans cached, every account's rows created.
+      for (const name of ['dcbkit', 'floor'] as const)
+        await runLanes(freshEvents(1_000), concurrency, candidates[name]);
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternating order, so that a burst of noise on a shared machine hits both sides.
+        const order = round % 2 === 0 ? (['dcbkit', 'floor'] as const) : (['floor', 'dcbkit'] as const);
+        const result: Record<string, number> = {};
+        for (const name of order) {
+          const run = await runLanes(freshEvents(EVENTS_PER_ROUND), concurrency, candidates[name]);
+          perSecond[name].push(run.perSecond);
+          latencies[name].push(...run.latencies);
+          result[name] = run.perSecond;
+        }
+        ratios.push((result.dcbkit as number) / (result.floor as number));
+      }
+      await Promise.all([dcbkitPool.end(), floorPool.end()]);
+      console.log(
+        `\n${concurrency} connection${concurrency > 1 ? 's' : ''} (${ROUNDS} rounds of ${EVENTS_PER_ROUND} events each side)`,
+      );
+      for (const name of ['dcbkit', 'floor'] as const) {
+        console.log(
+          `  ${name.padEnd(7)} ${median(perSecond[name]).toFixed(0).padStart(6)} events/s   apply latency p50 ${ms(percentile(latencies[name], 50))}, p99 ${ms(percentile(latencies[name], 99))}`,
+        );
+      }
+      const sorted = [...ratios].sort((a, b) => a - b);
+      console.log(
+        `  ${verdict(`events/s, dcbkit / floor at ${concurrency} connection${concurrency > 1 ? 's' : ''} (median of rounds; range ${sorted[0]?.toFixed(3)}–${sorted.at(-1)?.toFixed(3)})`, median(ratios), GOAL)}`,
+      );
+    }
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  }
+}
+
+async function pglitePart(label: string, dataDir: string | undefined): Promise<void> {
+  const db = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+  try {
+    const { store, ledger } = await pgliteStore({ db });
+    const receive = dcbkitReceiver(store, ledger);
+    await runLanes(freshEvents(200), 1, receive);
+    const run = await runLanes(freshEvents(PGLITE_EVENTS), 1, receive);
+    console.log(
+      `  ${label.padEnd(22)} ${run.perSecond.toFixed(0).padStart(6)} events/s   apply latency p50 ${ms(percentile(run.latencies, 50))}, p99 ${ms(percentile(run.latencies, 99))}`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+console.log(`bench/postgres  node ${process.version}`);
+async function serverSettings(): Promise<string> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ version: string; fsync: string; synchronous_commit: string }>(
+      "SELECT version(), current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS synchronous_commit",
+    );
+    const row = rows[0];
+    return `${row?.version.split(' on ')[0]}; fsync ${row?.fsync}, synchronous_commit ${row?.synchronous_commit}`;
+  } finally {
+    await client.end();
+  }
+}
+
+console.log(`  ${await serverSettings()}`);
+console.log('  dcbkit: createWebhookHandler (verify, key, claim, read, write, complete) on postgresStore');
+await postgresPart();
+console.log(`\nPGlite (one connection, ${PGLITE_EVENTS} events, dcbkit handler)`);
+await pglitePart('in memory', undefined);
+const dataDir = await mkdtemp(join(tmpdir(), 'dcbkit-bench-pglite-'));
+try {
+  await pglitePart('over a data folder', dataDir);
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}

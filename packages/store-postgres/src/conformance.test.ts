@@ -1,0 +1,37 @@
+import { runLedgerConformance, runStoreConformance } from '@dcbkit/core/testing';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { SqlStore } from './create-sql-store.js';
+import { pgliteStore } from './pglite-store.js';
+import { postgresStore } from './postgres-store.js';
+import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from './test-support/database.js';
+import { openPglite } from './test-support/pglite.js';
+
+// Core's suites, on both drivers, with the same SQL.
+
+describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
+  let database: TestDatabase;
+  let sqlStore: SqlStore;
+  beforeAll(async () => {
+    database = testDatabase('conformance');
+    sqlStore = postgresStore({ pool: database.pool, schema: database.schema });
+    await sqlStore.migrate();
+  });
+  afterAll(() => database?.drop());
+
+  runStoreConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
+});
+
+describe('on PGlite', () => {
+  let db: PGlite;
+  let sqlStore: SqlStore;
+  beforeAll(async () => {
+    db = await openPglite();
+    sqlStore = await pgliteStore({ db, schema: uniqueSchema('conformance') });
+  }, 60_000);
+  afterAll(() => db?.close());
+
+  runStoreConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });
+});

@@ -1,0 +1,47 @@
+import type { EntitlementStore } from '@dcbkit/core';
+import type { SqlExecutor } from './executor/sql-executor.js';
+import { resolveLedgerOptions, type SqlLedgerOptions } from './ledger/ledger-options.js';
+import { type SqlEventLedger, sqlEventLedger } from './ledger/sql-event-ledger.js';
+import { type MigrateResult, migrate } from './schema/migrate.js';
+import { type TableNameOptions, type TableNames, tableNames } from './schema/table-names.js';
+import { sqlEntitlementStore } from './store/sql-entitlement-store.js';
+
+export interface SqlStoreOptions extends TableNameOptions, SqlLedgerOptions {}
+
+/** The store and the ledger to hand to createWebhookHandler, over one database. */
+export interface SqlStore {
+  store: EntitlementStore;
+  ledger: SqlEventLedger;
+  /** Creates or upgrades the tables; idempotent, and safe from several instances at once. */
+  migrate(): Promise<MigrateResult>;
+  /** The executor the store and ledger run on, for your own queries in the same database. */
+  readonly executor: SqlExecutor;
+  /** The quoted, schema-qualified table names (for your own reports and backups). */
+  readonly tables: TableNames;
+  /** Closes the connection or database the store opened itself; one you passed in stays yours to close. */
+  close(): Promise<void>;
+}
+
+/**
+ * The store and ledger over any SqlExecutor: `postgresStore` and `pgliteStore` call it with their
+ * adapters. Use it directly for a driver of your own.
+ *
+ * @example
+ * const { store, ledger, migrate } = createSqlStore(fromPg(pool), { schema: 'billing' });
+ * await migrate();
+ */
+export function createSqlStore(executor: SqlExecutor, options: SqlStoreOptions = {}): SqlStore {
+  if (typeof executor?.transaction !== 'function') {
+    throw new TypeError('createSqlStore: pass a SqlExecutor (fromPg(pool) or fromPglite(db)).');
+  }
+  const names = tableNames(options);
+  const ledgerOptions = resolveLedgerOptions(options);
+  return {
+    store: sqlEntitlementStore(executor, names),
+    ledger: sqlEventLedger(executor, names, ledgerOptions),
+    migrate: () => migrate(executor, names),
+    executor,
+    tables: names,
+    close: async () => {},
+  };
+}

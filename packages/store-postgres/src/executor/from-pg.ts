@@ -1,0 +1,64 @@
+import type { SqlExecutor, SqlQueryable, SqlResult } from './sql-executor.js';
+
+/** The part of a `pg` PoolClient the adapter uses (typed here so that PGlite users need no @types/pg). */
+export interface PgClientLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The part of a `pg` Pool the adapter uses: a `new pg.Pool(...)` fits. */
+export interface PgPoolLike {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  connect(): Promise<PgClientLike>;
+}
+
+/**
+ * A SqlExecutor over a `pg` Pool. Single statements go through `pool.query`; a transaction checks
+ * out one client, and a client whose connection failed is destroyed rather than returned to the
+ * pool, so the next transaction gets a healthy connection.
+ *
+ * @example
+ * const executor = fromPg(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
+ */
+export function fromPg(pool: PgPoolLike): SqlExecutor {
+  if (typeof pool?.connect !== 'function' || typeof pool.query !== 'function') {
+    throw new TypeError('fromPg: pass a pg Pool (new pg.Pool({ connectionString })).');
+  }
+  return {
+    query: <Row>(text: string, params: readonly unknown[] = []) =>
+      pool.query(text, [...params]) as Promise<SqlResult<Row>>,
+    async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      // A connection that dies while the client is checked out but idle emits 'error' on the
+      // client; without a listener that would crash the process. Keep it and fail the transaction.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onError);
+      const tx: SqlQueryable = {
+        query: <Row>(text: string, params: readonly unknown[] = []) => {
+          if (broken) return Promise.reject(broken);
+          return client.query(text, [...params]) as Promise<SqlResult<Row>>;
+        },
+      };
+      try {
+        await client.query('BEGIN');
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        // When the connection is gone the server already rolled back; a failed ROLLBACK says so.
+        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      } finally {
+        client.removeListener('error', onError);
+        client.release(broken ?? false);
+      }
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** What a query answers: its rows, as the driver parsed them (jsonb as objects, text[] as arrays). */
+export interface SqlResult<Row> {
+  rows: Row[];
+}
+
+/** Something that runs one SQL statement with $1-style parameters: a connection or a transaction. */
+export interface SqlQueryable {
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<SqlResult<Row>>;
+}
+
+/**
+ * The only thing the store and the ledger know about the database: run a statement, or run
+ * several in one transaction. `fromPg(pool)` and `fromPglite(db)` make one; the SQL is the same
+ * for both, so anything that speaks PostgreSQL can have an adapter of a dozen lines.
+ */
+export interface SqlExecutor extends SqlQueryable {
+  /**
+   * Runs `work` in one transaction (READ COMMITTED) on one connection: commits when it resolves,
+   * rolls back and rejects when it rejects or the connection fails. Nothing is left half-written.
+   */
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
+}

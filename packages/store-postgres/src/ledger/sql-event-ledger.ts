@@ -1,0 +1,110 @@
+import type { ClaimResult, EventLedger } from '@dcbkit/core';
+import type { SqlExecutor } from '../executor/sql-executor.js';
+import type { TableNames } from '../schema/table-names.js';
+import { keyHash } from './key-hash.js';
+import type { ResolvedLedgerOptions } from './ledger-options.js';
+
+/** A claim whose row changed between the insert and the look (released, taken over) is tried again this often. */
+const MAX_CLAIM_ATTEMPTS = 3;
+/** prune deletes in batches, so that it never holds many row locks at once; and stops after this many. */
+const PRUNE_BATCH = 5_000;
+const MAX_PRUNE_BATCHES = 200;
+
+/** An EventLedger that also forgets what is older than its retention. */
+export interface SqlEventLedger extends EventLedger {
+  /**
+   * Deletes completed events older than the retention, and claims abandoned for as long (a
+   * crashed instance's, never retried). Returns how many rows went. Run it daily (a cron, a timer):
+   * the table otherwise keeps every event ever received, which is safe but grows.
+   */
+  prune(): Promise<number>;
+}
+
+/**
+ * An EventLedger on one PostgreSQL table. Every write is one statement, atomic on its own: the
+ * primary key decides which of several concurrent claims (from any instance) is new, a lapsed
+ * claim is taken over by one conditional UPDATE, and the database's clock (not the instances',
+ * which may disagree) dates the leases.
+ */
+export function sqlEventLedger(
+  executor: SqlExecutor,
+  names: TableNames,
+  options: ResolvedLedgerOptions,
+): SqlEventLedger {
+  const t = names.events;
+  // The ledger's own writes commit without waiting for the disk (synchronous_commit off, for that
+  // statement's transaction only; set_config(..., true) is SET LOCAL). Safe because the ledger
+  // only ever saves work: a claim or completion lost in a database crash lets a redelivery apply
+  // the event again, which core's rules make a no-op, and WAL order keeps the entitlement commit
+  // (synchronous) ahead of the completion that follows it. The entitlement write, what the 2xx
+  // promises, always waits for the disk. `durableLedger: true` makes these wait too.
+  const asyncCommit = options.durableLedger
+    ? '(SELECT 1) AS sync_commit'
+    : "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+  const lease = `now() + $3::integer * interval '1 millisecond'`;
+  // DO NOTHING, not DO UPDATE: a conflict then neither locks nor writes the row, so a duplicate
+  // costs two reads and no commit.
+  const claimSql = `INSERT INTO ${t} (key_hash, event_key, state, lease_until)
+    SELECT decode($1, 'hex'), $2, 'in_progress', ${lease} FROM ${asyncCommit}
+    ON CONFLICT (key_hash) DO NOTHING RETURNING 1 AS claimed`;
+  const stateSql = `SELECT state, lease_until <= now() AS lapsed FROM ${t} WHERE key_hash = decode($1, 'hex')`;
+  // Taking over a lapsed claim: the WHERE is evaluated again on the latest row, so of two
+  // deliveries taking it over at once only one gets it.
+  const takeOverSql = `UPDATE ${t} SET lease_until = now() + $2::integer * interval '1 millisecond', claimed_at = now()
+    FROM ${asyncCommit}
+    WHERE key_hash = decode($1, 'hex') AND state = 'in_progress' AND lease_until <= now()
+    RETURNING 1 AS claimed`;
+  // An upsert: a completion whose claim was pruned or taken over is still recorded.
+  const completeSql = `INSERT INTO ${t} AS e (key_hash, event_key, state, lease_until, completed_at)
+    SELECT decode($1, 'hex'), $2, 'completed', NULL, now() FROM ${asyncCommit}
+    ON CONFLICT (key_hash) DO UPDATE SET state = 'completed', lease_until = NULL, completed_at = now()
+      WHERE e.state = 'in_progress'`;
+  const releaseSql = `DELETE FROM ${t} USING ${asyncCommit}
+    WHERE key_hash = decode($1, 'hex') AND state = 'in_progress'`;
+  // Two statements, each served by its partial index; batched so that none holds many row locks.
+  const retention = `now() - $1::bigint * interval '1 millisecond'`;
+  const pruneSql = [
+    `DELETE FROM ${t} WHERE key_hash IN (SELECT key_hash FROM ${t}
+      WHERE state = 'completed' AND completed_at < ${retention} LIMIT ${PRUNE_BATCH}) RETURNING 1`,
+    `DELETE FROM ${t} WHERE key_hash IN (SELECT key_hash FROM ${t}
+      WHERE state = 'in_progress' AND lease_until < ${retention} LIMIT ${PRUNE_BATCH}) RETURNING 1`,
+  ];
+
+  return {
+    async claim(key: string): Promise<ClaimResult> {
+      const hash = keyHash(key);
+      for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+        const inserted = await executor.query(claimSql, [hash, key, options.leaseMs]);
+        if (inserted.rows.length === 1) return 'new';
+        const { rows } = await executor.query<{ state: string; lapsed: boolean }>(stateSql, [hash]);
+        const row = rows[0];
+        if (row?.state === 'completed') return 'duplicate';
+        if (row?.state === 'in_progress' && !row.lapsed) return 'in_progress';
+        if (row?.state === 'in_progress') {
+          const takenOver = await executor.query(takeOverSql, [hash, options.leaseMs]);
+          if (takenOver.rows.length === 1) return 'new';
+        }
+        // Released (or taken over, or completed) meanwhile: look again.
+      }
+      // Claimed and released over and over meanwhile: someone is working on it; the service retries.
+      return 'in_progress';
+    },
+    async complete(key: string): Promise<void> {
+      await executor.query(completeSql, [keyHash(key), key]);
+    },
+    async release(key: string): Promise<void> {
+      await executor.query(releaseSql, [keyHash(key)]);
+    },
+    async prune(): Promise<number> {
+      let deleted = 0;
+      for (const sql of pruneSql) {
+        for (let batch = 0; batch < MAX_PRUNE_BATCHES; batch++) {
+          const { rows } = await executor.query(sql, [options.retentionMs]);
+          deleted += rows.length;
+          if (rows.length < PRUNE_BATCH) break;
+        }
+      }
+      return deleted;
+    },
+  };
+}

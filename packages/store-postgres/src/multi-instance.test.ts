@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStore } from './postgres-store.js';
+import { DATABASE_URL, type TestDatabase, testDatabase } from './test-support/database.js';
+import { deliverUntilAcknowledged, racingDeliveries } from './test-support/deliver.js';
+import { creditsBought, eventStream, seededRandom } from './test-support/event-stream.js';
+import {
+  bundleInstance,
+  type Instance,
+  type InstanceBundle,
+  startInstance,
+} from './test-support/instances.js';
+import { accountsOf, referenceStore, stateOf } from './test-support/reference.js';
+
+// Two app instances, each a separate process with its own pool, behind one database: the
+// multi-instance deployment store-postgres is for.
+
+describe.skipIf(!DATABASE_URL)('two instances in separate processes', () => {
+  let bundle: InstanceBundle;
+  const databases: TestDatabase[] = [];
+  const instances: Instance[] = [];
+
+  beforeAll(async () => {
+    bundle = await bundleInstance();
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.kill()));
+    await Promise.all(databases.map((database) => database.drop()));
+    await bundle?.remove();
+  });
+
+  async function migratedDatabase(label: string): Promise<TestDatabase> {
+    const database = testDatabase(label);
+    databases.push(database);
+    await postgresStore({ pool: database.pool, schema: database.schema }).migrate();
+    return database;
+  }
+
+  async function startTwo(database: TestDatabase, env: Record<string, string> = {}) {
+    const started = await Promise.all(
+      [0, 1].map(() =>
+        startInstance(bundle, {
+          DATABASE_URL: DATABASE_URL as string,
+          DCBKIT_SCHEMA: database.schema,
+          ...env,
+        }),
+      ),
+    );
+    instances.push(...started);
+    return started as [Instance, Instance];
+  }
+
+  it('apply 10,000 events, delivered with racing and late duplicates in shuffled order, exactly once', async () => {
+    const events = eventStream(1_000);
+    expect(events).toHaveLength(10_000);
+    const database = await migratedDatabase('two_instances');
+    const pair = await startTwo(database);
+    const deliveries = racingDeliveries(events.length, pair, seededRandom(1), {
+      racingShare: 0.2,
+      lateShare: 0.1,
+    });
+
+    const { appliedCount, answers } = await deliverUntilAcknowledged({ events, deliveries, concurrency: 16 });
+
+    // Processed once: of all the deliveries of an event, to either instance, exactly one applied it.
+    expect(appliedCount.filter((count) => count !== 1)).toEqual([]);
+    // The deliveries really raced: copies met in progress or completed on the other instance,
+    // events overtook the payment that creates their entitlement.
+    expect(answers.filter((answer) => answer.outcome === 'duplicate').length).toBeGreaterThan(1_000);
+    expect(answers.some((answer) => answer.status === 409)).toBe(true);
+    expect(answers.some((answer) => answer.status === 503)).toBe(true);
+    expect(answers.filter((answer) => answer.status === 500 || answer.status === 0)).toEqual([]);
+
+    // The state one instance fed every event once, in order, reaches: entitlement by entitlement.
+    const accounts = accountsOf(events);
+    const reference = await stateOf(await referenceStore(events), accounts);
+    const { store } = postgresStore({ pool: database.pool, schema: database.schema });
+    const stored = await stateOf(store, accounts);
+    expect(stored).toEqual(reference);
+    // Each consumable counted once.
+    const credits = creditsBought(events);
+    for (const [i, account] of accounts.entries()) {
+      const units = stored[i]?.find((entitlement) => entitlement.productUid === 'prod_credits')?.unitOrderIds;
+      expect(units).toHaveLength(credits.get(account) ?? -1);
+    }
+    // About 30 s on a loaded two-core machine; the margin is for CI running other files beside it.
+  }, 180_000);
+
+  it('lose nothing when one is killed (SIGKILL) mid-stream: the retries complete every event on the survivor', async () => {
+    const events = eventStream(300, 50_000);
+    const database = await migratedDatabase('sigkill');
+    // A short lease: the claims the killed instance held lapse within the test.
+    const [doomed, survivor] = await startTwo(database, { DCBKIT_LEASE_MS: '1500' });
+    const deliveries = racingDeliveries(events.length, [doomed, survivor], seededRandom(2), {
+      racingShare: 0.1,
+      lateShare: 0.1,
+    });
+    let answered = 0;
+    let killing: Promise<void> | undefined;
+
+    const result = await deliverUntilAcknowledged({
+      events,
+      deliveries,
+      // The load balancer sends retries to the instance still up.
+      retryTo: () => survivor,
+      concurrency: 16,
+      onAnswer() {
+        if (++answered === 1_000) killing = doomed.kill('SIGKILL');
+      },
+    });
+    await killing;
+    expect(doomed.child.signalCode).toBe('SIGKILL');
+    // The kill cut deliveries off (no answer), and claims it held made the survivor answer 409 for a while.
+    expect(result.answers.some((answer) => answer.outcome === 'network')).toBe(true);
+    expect(result.rounds).toBeGreaterThan(1);
+
+    const accounts = accountsOf(events);
+    const reference = await stateOf(await referenceStore(events), accounts);
+    const { store } = postgresStore({ pool: database.pool, schema: database.schema });
+    expect(await stateOf(store, accounts)).toEqual(reference);
+  }, 120_000);
+});

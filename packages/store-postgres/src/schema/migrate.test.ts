@@ -1,0 +1,108 @@
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqlStore } from '../create-sql-store.js';
+import { fromPg } from '../executor/from-pg.js';
+import { fromPglite } from '../executor/from-pglite.js';
+import type { SqlQueryable } from '../executor/sql-executor.js';
+import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from '../test-support/database.js';
+import { openPglite } from '../test-support/pglite.js';
+import { LATEST_VERSION } from './migrations.js';
+
+async function tablesIn(executor: SqlQueryable, schema: string): Promise<string[]> {
+  const { rows } = await executor.query<{ table_name: string }>(
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+    [schema],
+  );
+  return rows.map((row) => row.table_name);
+}
+
+describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
+  const databases: TestDatabase[] = [];
+  afterAll(() => Promise.all(databases.map((database) => database.drop())));
+
+  it('creates the schema and tables once, then does nothing', async () => {
+    const database = testDatabase('migrate');
+    databases.push(database);
+    const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
+    expect(await migrate()).toEqual({ applied: [1], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
+    expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
+      'dcbkit_entitlements',
+      'dcbkit_events',
+      'dcbkit_migrations',
+    ]);
+  });
+
+  it('is safe from 6 instances at once: one applies, the others wait and find nothing to do', async () => {
+    const database = testDatabase('migrate_race');
+    databases.push(database);
+    // Six pools: six separate sessions, as six instances booting together would have.
+    const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString: DATABASE_URL, max: 1 }));
+    try {
+      const results = await Promise.all(
+        pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
+      );
+      expect(results.filter((result) => result.applied.length > 0)).toEqual([
+        { applied: [1], version: LATEST_VERSION },
+      ]);
+      const { rows } = await database.pool.query(
+        `SELECT version FROM "${database.schema}".dcbkit_migrations`,
+      );
+      expect(rows).toEqual([{ version: 1 }]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+  });
+
+  it('keeps two prefixes in one schema apart', async () => {
+    const database = testDatabase('migrate_prefix');
+    databases.push(database);
+    const one = createSqlStore(fromPg(database.pool), { schema: database.schema, tablePrefix: 'one_' });
+    const two = createSqlStore(fromPg(database.pool), { schema: database.schema, tablePrefix: 'two_' });
+    await Promise.all([one.migrate(), two.migrate()]);
+    expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
+      'one_entitlements',
+      'one_events',
+      'one_migrations',
+      'two_entitlements',
+      'two_events',
+      'two_migrations',
+    ]);
+    expect(await one.ledger.claim('evt')).toBe('new');
+    expect(await two.ledger.claim('evt')).toBe('new');
+  });
+
+  it('is all or nothing: a failing step leaves no table behind, and the next run applies', async () => {
+    const database = testDatabase('migrate_atomic');
+    databases.push(database);
+    const sqlStore = createSqlStore(fromPg(database.pool), { schema: database.schema });
+    // The schema exists and already holds a table the migration creates: step 1 fails midway.
+    await database.pool.query(`CREATE SCHEMA "${database.schema}"`);
+    await database.pool.query(`CREATE TABLE "${database.schema}".dcbkit_events (x int)`);
+    await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
+    expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
+    await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
+    expect((await sqlStore.migrate()).applied).toEqual([1]);
+  });
+});
+
+describe('migrate on PGlite', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await openPglite();
+  }, 60_000);
+  afterAll(() => db?.close());
+
+  it('runs the same migrations, once', async () => {
+    const schema = uniqueSchema('migrate');
+    const { migrate } = createSqlStore(fromPglite(db), { schema });
+    expect(await migrate()).toEqual({ applied: [1], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
+    expect(await tablesIn(fromPglite(db), schema)).toEqual([
+      'dcbkit_entitlements',
+      'dcbkit_events',
+      'dcbkit_migrations',
+    ]);
+  });
+});

@@ -1,0 +1,127 @@
+import type { Entitlement, EntitlementChange, EntitlementStore } from '@dcbkit/core';
+import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
+import type { TableNames } from '../schema/table-names.js';
+import { type StoreStatements, storeStatements } from './store-statements.js';
+
+/**
+ * Optimistic attempts before an update takes the row lock. One conflict is common when several
+ * deliveries touch one entitlement at once; more mean a hot row, where waiting in line is cheaper.
+ */
+const OPTIMISTIC_ATTEMPTS = 2;
+/** How often the locked path re-reads after losing the race to create a missing entitlement. Once is the norm. */
+const MAX_CREATE_RACES = 5;
+
+interface DataRow {
+  data: Entitlement;
+}
+
+type Decision =
+  | { write: false; result: Entitlement | undefined }
+  | { write: true; next: Entitlement; params: unknown[] };
+
+/** Runs the change and says what to write: the parameters shared by every write statement. */
+function decide(
+  accountKey: string,
+  productUid: string,
+  current: Entitlement | undefined,
+  change: EntitlementChange,
+): Decision {
+  const next = change(current);
+  if (next === undefined || next === current) return { write: false, result: current };
+  if (next.accountKey !== accountKey || next.productUid !== productUid) {
+    throw new TypeError(
+      `postgres store update(${accountKey}, ${productUid}): the change returned the entitlement of ${next.accountKey}, ${next.productUid}.`,
+    );
+  }
+  return {
+    write: true,
+    next,
+    params: [accountKey, productUid, next.subscriptionUid, next.paymentUids, JSON.stringify(next)],
+  };
+}
+
+/**
+ * One optimistic read-decide-write, no transaction: read the row and its version, decide, then
+ * write only if the row is still at that version (or still missing). Two round trips and one
+ * commit; resolves to `conflict` when another write got there first.
+ */
+async function tryOptimistic(
+  executor: SqlQueryable,
+  sql: StoreStatements,
+  accountKey: string,
+  productUid: string,
+  change: EntitlementChange,
+): Promise<{ done: true; result: Entitlement | undefined } | { done: false }> {
+  const { rows } = await executor.query<DataRow & { version: string }>(sql.getVersioned, [
+    accountKey,
+    productUid,
+  ]);
+  const row = rows[0];
+  const decision = decide(accountKey, productUid, row?.data, change);
+  if (!decision.write) return { done: true, result: decision.result };
+  const written =
+    row === undefined
+      ? await executor.query(sql.insert, decision.params)
+      : await executor.query(sql.updateIfUnchanged, [...decision.params, row.version]);
+  return written.rows.length === 1 ? { done: true, result: decision.next } : { done: false };
+}
+
+/**
+ * Read-decide-write of one entitlement inside a transaction the caller opened: the row is locked
+ * (SELECT … FOR UPDATE) before `change` sees it, so concurrent updates of it, from any instance,
+ * run one after the other. A missing row cannot be locked: the insert then races, and the loser
+ * reads the winner's row and decides again.
+ */
+export async function updateInTransaction(
+  tx: SqlQueryable,
+  sql: StoreStatements,
+  accountKey: string,
+  productUid: string,
+  change: EntitlementChange,
+): Promise<Entitlement | undefined> {
+  for (let race = 0; race < MAX_CREATE_RACES; race++) {
+    const { rows } = await tx.query<DataRow>(sql.lock, [accountKey, productUid]);
+    const current = rows[0]?.data;
+    const decision = decide(accountKey, productUid, current, change);
+    if (!decision.write) return decision.result;
+    if (current !== undefined) {
+      await tx.query(sql.updateLocked, decision.params);
+      return decision.next;
+    }
+    const inserted = await tx.query(sql.insert, decision.params);
+    if (inserted.rows.length === 1) return decision.next;
+    // Another transaction created it first (the insert waited for it to commit): lock that row, decide again.
+  }
+  throw new Error(
+    `postgres store update(${accountKey}, ${productUid}): lost the race to create it ${MAX_CREATE_RACES} times.`,
+  );
+}
+
+/**
+ * An EntitlementStore on PostgreSQL tables (see migrations.ts). `update` is a compare-and-set on
+ * the row's version, which costs two statements and one commit, and falls back to a row lock in a
+ * transaction when the entitlement is contended, so that every update ends. `change` may therefore
+ * run more than once, as the interface allows. Records are read back as fresh objects, so one
+ * already returned never changes.
+ */
+export function sqlEntitlementStore(executor: SqlExecutor, names: TableNames): EntitlementStore {
+  const sql = storeStatements(names);
+  const first = async (text: string, params: unknown[]) =>
+    (await executor.query<DataRow>(text, params)).rows[0]?.data;
+  return {
+    get: (accountKey, productUid) => first(sql.get, [accountKey, productUid]),
+    async update(accountKey, productUid, change) {
+      for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
+        const outcome = await tryOptimistic(executor, sql, accountKey, productUid, change);
+        if (outcome.done) return outcome.result;
+      }
+      return executor.transaction((tx) => updateInTransaction(tx, sql, accountKey, productUid, change));
+    },
+    async listByAccount(accountKey) {
+      const { rows } = await executor.query<DataRow>(sql.list, [accountKey]);
+      return rows.map((row) => row.data);
+    },
+    findBySubscriptionUid: (subscriptionUid) => first(sql.bySubscription, [subscriptionUid]),
+    findByPaymentUid: (paymentUid) => first(sql.byPayment, [paymentUid]),
+  };
+}
