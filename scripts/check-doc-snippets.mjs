@@ -103,17 +103,6 @@ export {};
 `;
 
 /**
- * TEMPORARY: files whose snippet errors are reported but do not fail the check, each with why.
- * Remove an entry as soon as its owner has fixed the file; keep this list empty otherwise.
- */
-const ALLOWED_TO_FAIL = new Map([
-  [
-    'docs/sandbox.md',
-    'being rewritten by its owner (issue 10); its continuation snippets need imports or contexts',
-  ],
-]);
-
-/**
  * Each table must have a row (first cell: the name in backticks) for every key of the constant,
  * and the cells named in `columns` must start with the constant's value (`.` for the entry itself,
  * else one of its properties; a missing property means an empty cell).
@@ -389,15 +378,6 @@ function main() {
 
   if (!keep) rmSync(workDir, { recursive: true, force: true });
   const checked = origins.size;
-  const allowed = problems.filter((problem) => ALLOWED_TO_FAIL.has(problem.split(':')[0]));
-  for (const file of new Set(allowed.map((problem) => problem.split(':')[0]))) {
-    const count = allowed.filter((problem) => problem.startsWith(`${file}:`)).length;
-    console.warn(
-      `check-doc-snippets: ${count} error(s) in ${file} allowed for now: ${ALLOWED_TO_FAIL.get(file)}`,
-    );
-    for (const problem of allowed.filter((p) => p.startsWith(`${file}:`))) console.warn(`  ${problem}`);
-  }
-  problems.splice(0, problems.length, ...problems.filter((problem) => !allowed.includes(problem)));
   if (problems.length > 0) {
     for (const problem of problems) console.error(problem);
     console.error(
@@ -408,8 +388,7 @@ function main() {
   }
   console.log(
     `check-doc-snippets: ${checked} snippet(s) in ${files.length} file(s) compile` +
-      `${skipped ? ` (${skipped} marked nocheck)` : ''}` +
-      `${allowed.length ? `, but for ${allowed.length} allowed error(s) listed above` : ''}.`,
+      `${skipped ? ` (${skipped} marked nocheck)` : ''}.`,
   );
 }
 

@@ -2,15 +2,18 @@ import { copyFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', cli: 'src/cli.ts' },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node20',
   // The default config is bundled into the code (so it loads the same from ESM and CJS) and also
-  // published as @dcbkit/sandbox/default-config.json for starters that display its offers.
+  // published as @dcbkit/sandbox/default-config.json for starters that display its offers; the
+  // config's JSON Schema (kept equal to the zod schema by config-json-schema.test.ts) is published
+  // as @dcbkit/sandbox/config-schema.json for editors.
   async onSuccess() {
     await copyFile('src/config/default-config.json', 'dist/default-config.json');
+    await copyFile('src/config/config-schema.json', 'dist/config-schema.json');
   },
 });

@@ -1,5 +1,4 @@
 import type { RequestListener } from 'node:http';
-import { createCheckoutNonce } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,13 +10,13 @@ import { chromiumAvailable, launchChromium } from './chromium.js';
 
 const express5 = APP_VARIANTS.find((variant) => variant.name === 'Express 5');
 
-/** The partner's offers page: one form per offer, each with its own nonce, as a real page renders it. */
-function offersPage(offerUids: string[]): string {
+/** The partner's offers page: one form per offer, each with the account's form token, as a real page renders it. */
+function offersPage(offerUids: string[], formToken: () => string): string {
   const forms = offerUids
     .map(
       (offerUid) => `<form method="post" action="/checkout">
   <input type="hidden" name="offerUid" value="${offerUid}">
-  <input type="hidden" name="nonce" value="${createCheckoutNonce()}">
+  <input type="hidden" name="token" value="${formToken()}">
   <button type="submit" id="buy-${offerUid}">Buy</button>
 </form>`,
     )
@@ -40,8 +39,13 @@ describe.runIf(chromiumAvailable)('a subscriber pays in Chromium', () => {
     const partnerApp = express5.build(kit, 'none');
     listener = (req, res) => {
       if (req.method === 'GET' && req.url === '/offers') {
+        const account = String(req.headers[accountHeader]);
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        res.end(offersPage(['offer_full_unlock', 'offer_day_pass', 'offer_premium_monthly']));
+        res.end(
+          offersPage(['offer_full_unlock', 'offer_day_pass', 'offer_premium_monthly'], () =>
+            kit.routes.formToken(account),
+          ),
+        );
         return;
       }
       partnerApp(req, res);
@@ -88,7 +92,7 @@ describe.runIf(chromiumAvailable)('a subscriber pays in Chromium', () => {
         state?: string;
         hasAccess?: boolean;
       };
-      expect(view).toMatchObject({ state: 'succeeded', hasAccess: true });
+      expect(view).toMatchObject({ state: 'succeeded', productAccess: true });
       await context.close();
     },
   );

@@ -1,23 +1,28 @@
 #!/usr/bin/env node
-import { CLI_HELP, parseCliArgs, startupBanner } from './cli-args.js';
-import { SandboxConfigError } from './config/load-config.js';
-import { startSandbox } from './start-sandbox.js';
+import { EXIT_CODES } from './cli/exit-codes.js';
+import { runCli } from './cli/run-cli.js';
 
 async function main(): Promise<void> {
-  const args = parseCliArgs(process.argv.slice(2));
-  if (args === 'help') {
-    console.log(CLI_HELP);
+  const result = await runCli({
+    argv: process.argv.slice(2),
+    env: process.env,
+    out: (text) => console.log(text),
+    err: (text) => console.error(text),
+  });
+  if ('exitCode' in result) {
+    process.exitCode = result.exitCode;
     return;
   }
-  const sandbox = await startSandbox({
-    ...args,
-    log: (line) => console.log(`[sandbox ${new Date().toISOString()}] ${line}`),
-  });
-  console.log(startupBanner(sandbox));
+  const { sandbox } = result;
   const stop = () => {
     sandbox.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => process.exit(EXIT_CODES.OK),
+      (error: unknown) => {
+        console.error(
+          `dcbkit-sandbox: could not stop cleanly: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        process.exit(EXIT_CODES.FAILURE);
+      },
     );
   };
   process.once('SIGINT', stop);
@@ -25,6 +30,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof SandboxConfigError ? error.message : error);
-  process.exitCode = 1;
+  console.error(`dcbkit-sandbox: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = EXIT_CODES.FAILURE;
 });

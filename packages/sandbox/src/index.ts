@@ -9,6 +9,7 @@ export {
   type ChaosSettingsInput,
   chaosSettingsSchema,
 } from './config/chaos-settings.js';
+export { configJsonSchema } from './config/config-json-schema.js';
 export {
   APPLICATION_CAPABILITIES,
   type ApplicationCapability,
@@ -18,6 +19,8 @@ export {
   consentPolicySchema,
   type OperatorConfig,
   operatorConfigSchema,
+  type ProductionEnvironmentConfig,
+  productionEnvironmentSchema,
   type SandboxConfig,
   type SandboxConfigInput,
   type SandboxOffer,
@@ -26,15 +29,25 @@ export {
   TEST_NUMBER_OUTCOMES,
   type TestNumberOutcome,
 } from './config/config-schema.js';
+export type { TextPosition } from './config/json-position.js';
 export {
+  type ConfigIssue,
   defaultSandboxConfig,
   loadSandboxConfig,
   parseSandboxConfig,
   SandboxConfigError,
 } from './config/load-config.js';
 export { offerDefinitionsOf } from './config/offer-definitions.js';
+export { CLIENT_ID_PREFIX, type EnvironmentName } from './environment/environment-config.js';
+export { SandboxPortInUseError } from './environment/port-in-use-error.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
-export { type Sandbox, type StartSandboxOptions, startSandbox } from './start-sandbox.js';
+export {
+  type EnvironmentCredentials,
+  type Sandbox,
+  type SandboxEnvironment,
+  type StartSandboxOptions,
+  startSandbox,
+} from './start-sandbox.js';
 export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';
 export type {
   AttemptChaos,

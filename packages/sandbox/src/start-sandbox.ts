@@ -1,40 +1,24 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { apiRoute } from './api/api-route.js';
-import { capabilitiesRoute } from './api/capabilities-route.js';
-import { IdempotencyStore } from './api/idempotency-store.js';
-import { cancelPaymentRoute, createPaymentRoute, getPaymentRoute } from './api/payments-routes.js';
-import { RateLimiter } from './api/rate-limiter.js';
-import {
-  cancelSubscriptionRoute,
-  getSubscriptionRoute,
-  resumeSubscriptionRoute,
-} from './api/subscriptions-routes.js';
-import { tokenRoute } from './api/token-route.js';
-import { TokenStore } from './api/token-store.js';
-import { addCheckoutRoutes } from './checkout/checkout-routes.js';
-import { CheckoutSessions } from './checkout/checkout-sessions.js';
 import { createClock, type SandboxClock } from './clock/clock.js';
-import { Catalog } from './config/catalog.js';
 import { type ChaosSettings, type ChaosSettingsInput, chaosSettingsSchema } from './config/chaos-settings.js';
 import type { SandboxConfig, SandboxConfigInput } from './config/config-schema.js';
 import { resolveSandboxConfig, SandboxConfigError } from './config/load-config.js';
-import { addChaosRoutes } from './control/chaos-routes.js';
-import { addClockRoutes } from './control/clock-routes.js';
-import { addControlRoutes } from './control/control-routes.js';
-import { addSubscriptionControlRoutes } from './control/subscription-control-routes.js';
-import { createRequestListener } from './http/request-listener.js';
-import { Router } from './http/router.js';
+import {
+  CLIENT_ID_PREFIX,
+  configForEnvironment,
+  type EnvironmentName,
+  initiallyApproved,
+} from './environment/environment-config.js';
+import { type RunningEnvironment, startEnvironment } from './environment/start-environment.js';
 import { SmsInbox, type SmsMessage } from './operator/sms-inbox.js';
-import { PaymentService } from './payments/payment-service.js';
+import { readStateFile } from './state/state-file.js';
+import { observedClock, StateKeeper } from './state/state-keeper.js';
+import type { EnvironmentState, SandboxState } from './state/state-snapshot.js';
 import type { RenewalOutcome } from './subscriptions/renewal-outcome.js';
-import { SubscriptionEngine } from './subscriptions/subscription-engine.js';
-import { type WebhookDelivery, WebhookOutbox } from './webhooks/webhook-outbox.js';
+import type { WebhookDelivery } from './webhooks/webhook-outbox.js';
 
 export interface StartSandboxOptions {
-  /** Port to listen on; 0 (the default) picks a free one. */
+  /** Port of the sandbox environment; 0 (the default) picks a free one. */
   port?: number;
   /** Address to listen on. Default 127.0.0.1: the sandbox is for this machine. */
   host?: string;
@@ -42,8 +26,21 @@ export interface StartSandboxOptions {
   config?: SandboxConfig | SandboxConfigInput | string;
   /** The clock everything runs on. Default: real time. Tests pass `createClock({ frozen: true })`. */
   clock?: SandboxClock;
-  /** Posts every application's webhooks here, whatever the config says. */
+  /** Posts every application's sandbox-environment webhooks here, whatever the config says. */
   webhookUrl?: string;
+  /** The emulated production environment, on a listener of its own. */
+  production?: {
+    /** Its port. Default: 0 (a free one) when `port` is 0, else `port + 1`. */
+    port?: number;
+    /** Posts every application's production webhooks here, whatever the config says. */
+    webhookUrl?: string;
+  };
+  /**
+   * A JSON file that keeps applications' go-live approvals, payments, subscriptions, the clock and
+   * the webhook outbox across restarts: loaded at start when it exists, rewritten atomically (a
+   * temporary file, then a rename) after every change. Default: state lives in memory only.
+   */
+  statePath?: string;
   /** Used to post webhooks. Default: the global fetch. */
   fetch?: typeof fetch;
   /** Receives one line per notable thing (payment transitions, SMS, webhook attempts). Default: silent. */
@@ -57,14 +54,49 @@ export interface StartSandboxOptions {
   holdPaymentCreation?: () => Promise<void>;
 }
 
-/** A running sandbox. */
+/** The credentials an application holds in one environment. */
+export interface EnvironmentCredentials {
+  clientId: string;
+  clientSecret: string;
+  webhookSecret: string;
+}
+
+/** One of the service's two environments, as the sandbox emulates it. */
+export interface SandboxEnvironment {
+  readonly name: EnvironmentName;
+  /** `${apiBaseUrl}/oauth2/token`, `${apiBaseUrl}/v1/payments`...; also serves this environment's /sandbox/ controls. */
+  readonly apiBaseUrl: string;
+  /** Checkout URLs of this environment are `${checkoutBaseUrl}/c/{paymentUid}`. */
+  readonly checkoutBaseUrl: string;
+  /** `svc_test_` or `svc_live_`: every client ID of this environment starts with it. */
+  readonly clientIdPrefix: string;
+  /** The first application's credentials in this environment. */
+  readonly credentials: EnvironmentCredentials;
+  /** Whether an application (default: the first) may get tokens: always in sandbox, after approval in production. */
+  isLive(clientId?: string): boolean;
+  /**
+   * Passes an application's go-live review (default: the first application), as
+   * `POST /sandbox/applications/{clientId}/approve` does. Throws RangeError for an unknown client ID.
+   */
+  approve(clientId?: string): void;
+  /** This environment's events with their delivery attempts, oldest first. */
+  webhooks(): readonly WebhookDelivery[];
+  /** Where an application's events of this environment go (default: the first application's), or null. */
+  webhookUrl(clientId?: string): string | null;
+  /** Points an application's webhooks of this environment (default: the first application's) at a URL, or at none. */
+  setWebhookUrl(url: string | null, clientId?: string): void;
+}
+
+/** A running sandbox: both environments, one clock, one mock operator. */
 export interface Sandbox {
-  /** Base URL of the API: `${apiBaseUrl}/oauth2/token`, `${apiBaseUrl}/v1/payments`... */
+  /** The sandbox environment's API base URL (`environments.sandbox.apiBaseUrl`). */
   apiBaseUrl: string;
-  /** Base URL of the checkout host; checkout URLs are `${checkoutBaseUrl}/c/{paymentUid}`. */
+  /** The sandbox environment's checkout host (`environments.sandbox.checkoutBaseUrl`). */
   checkoutBaseUrl: string;
-  /** The first configured application's credentials (the demo application by default). */
-  credentials: { clientId: string; clientSecret: string; webhookSecret: string };
+  /** The first application's sandbox credentials (the demo application by default). */
+  credentials: EnvironmentCredentials;
+  /** The sandbox environment and the emulated production environment, each on its own base URL. */
+  environments: Readonly<Record<EnvironmentName, SandboxEnvironment>>;
   config: SandboxConfig;
   /** The clock everything runs on: `clock.now()`, `clock.advance(seconds)`, `clock.pending()`. */
   clock: SandboxClock;
@@ -84,165 +116,228 @@ export interface Sandbox {
   setRenewalOutcome(subscriptionUid: string, outcome: RenewalOutcome, times?: number): void;
   /** The delivery chaos settings in force. */
   chaos(): ChaosSettings;
-  /** Replaces the delivery chaos settings (what is left out is off) and restarts its dice from the seed. */
+  /** Replaces the delivery chaos settings of both environments and restarts their dice from the seed. */
   setChaos(settings: ChaosSettingsInput): ChaosSettings;
-  /** Every event so far with its delivery attempts, oldest first. */
+  /** The sandbox environment's events with their delivery attempts, oldest first. */
   webhooks(): readonly WebhookDelivery[];
-  /** Points an application's webhooks (default: the first application's) at a URL, or at none. */
+  /**
+   * Points an application's webhooks at a URL, or at none: a `svc_live_` client ID in production,
+   * any other in the sandbox environment (default: the first application's sandbox webhooks).
+   */
   setWebhookUrl(url: string | null, clientId?: string): void;
   /** Runs every task already due (first webhook attempts included) and waits for them. */
   deliverDue(): Promise<void>;
-  /** SMS carried by the mock operator, newest first. */
+  /** SMS carried by the mock operator in either environment, newest first. */
   sms(filter?: { msisdn?: string; paymentUid?: string }): SmsMessage[];
   close(): Promise<void>;
 }
 
 const webhookUrlSchema = z.url({ protocol: /^https?$/ });
 
+/** Sets every application's webhook URL of one environment. Throws SandboxConfigError for a bad URL. */
+function withWebhookUrl(config: SandboxConfig, url: string | undefined): SandboxConfig {
+  if (url === undefined) return config;
+  if (!webhookUrlSchema.safeParse(url).success) throw new SandboxConfigError(`Invalid webhook URL ${url}.`);
+  return {
+    ...config,
+    applications: config.applications.map((app) => ({ ...app, webhook: { ...app.webhook, url } })),
+  };
+}
+
 /**
  * Starts the sandbox: the service's API, its checkout host, a mock operator and signed webhook
- * delivery, on one local HTTP server.
+ * delivery, for the sandbox environment and an emulated production environment, each on its own
+ * local listener.
  *
  * @example
  * const sandbox = await startSandbox({ port: 0, webhookUrl: 'http://127.0.0.1:3000/webhooks/dcb' });
- * const client = createClient({ baseUrl: sandbox.apiBaseUrl, ...sandbox.credentials });
+ * const client = createClient({ environment: 'sandbox', baseUrl: sandbox.apiBaseUrl, ...sandbox.credentials });
  * // ...
  * await sandbox.close();
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? (() => {});
-  let config = resolveSandboxConfig(options.config);
-  if (options.webhookUrl !== undefined) {
-    const url = options.webhookUrl;
-    if (!webhookUrlSchema.safeParse(url).success) throw new SandboxConfigError(`Invalid webhook URL ${url}.`);
-    config = {
-      ...config,
-      applications: config.applications.map((app) => ({ ...app, webhook: { ...app.webhook, url } })),
-    };
-  }
-  const [first] = config.applications;
-  if (!first) throw new SandboxConfigError('The config needs at least one application.');
-  const clock =
+  const config = resolveSandboxConfig(options.config);
+  if (config.applications.length === 0)
+    throw new SandboxConfigError('The config needs at least one application.');
+  const baseClock =
     options.clock ??
     createClock({ onTaskError: (error, label) => log(`sandbox task "${label}" failed: ${String(error)}`) });
+  const saved = options.statePath === undefined ? undefined : readStateFile(options.statePath);
+  if (saved) await continueClock(baseClock, saved);
+  let keeper: StateKeeper | undefined;
+  const clock =
+    options.statePath === undefined ? baseClock : observedClock(baseClock, () => keeper?.changed());
   const host = options.host ?? '127.0.0.1';
-  const server = createServer();
-  await listen(server, options.port ?? 0, host);
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://${urlHost(host)}:${port}`;
-
-  const catalog = new Catalog(config);
-  const outbox = new WebhookOutbox({
+  const port = options.port ?? 0;
+  const productionPort = options.production?.port ?? (port === 0 ? 0 : port + 1);
+  const sms = new SmsInbox(clock, log);
+  if (saved) sms.restore(saved.sms);
+  const shared = {
+    onRequest: () => keeper?.changed(),
     clock,
-    catalog,
-    retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
-    timeoutMs: config.webhooks.timeoutMs,
+    sms,
+    host,
     fetch: options.fetch ?? globalThis.fetch,
     signatureTime: options.signatureTime ?? (() => new Date()),
     log,
+    holdPaymentCreation: options.holdPaymentCreation,
+  };
+  const sandboxConfig = withWebhookUrl(configForEnvironment(config, 'sandbox'), options.webhookUrl);
+  const productionConfig = withWebhookUrl(
+    configForEnvironment(config, 'production'),
+    options.production?.webhookUrl,
+  );
+  const sandboxEnv = await startEnvironment({
+    ...shared,
+    name: 'sandbox',
+    port,
+    config: sandboxConfig,
+    approved: initiallyApproved(config, 'sandbox'),
   });
-  const subscriptions = new SubscriptionEngine({ clock, catalog, outbox, log });
-  const payments = new PaymentService({
-    catalog,
-    clock,
-    outbox,
-    subscriptions,
-    checkoutBaseUrl: origin,
-    log,
-  });
-  const sms = new SmsInbox(clock, log);
-  const auth = { catalog, tokens: new TokenStore(clock), rateLimiter: new RateLimiter(clock) };
-  const latencyMs = config.payments.createLatencyMs;
-  const paymentDeps = {
-    ...auth,
-    payments,
-    idempotency: new IdempotencyStore(clock),
-    whileCreating: async () => {
-      if (latencyMs > 0) await sleep(latencyMs);
-      await options.holdPaymentCreation?.();
-    },
+  let productionEnv: RunningEnvironment;
+  try {
+    productionEnv = await startEnvironment({
+      ...shared,
+      name: 'production',
+      port: productionPort,
+      config: productionConfig,
+      approved: initiallyApproved(config, 'production'),
+    });
+  } catch (error) {
+    await sandboxEnv.close();
+    throw error;
+  }
+  const running = { sandbox: sandboxEnv, production: productionEnv };
+  if (saved) {
+    const { sandbox: sandboxState, production: productionState } = saved.environments;
+    restoreEnvironment(sandboxEnv, sandboxState, saved.clockNow, options.webhookUrl === undefined);
+    restoreEnvironment(
+      productionEnv,
+      productionState,
+      saved.clockNow,
+      options.production?.webhookUrl === undefined,
+    );
+    log(`state restored from ${options.statePath}`);
+  }
+  if (options.statePath !== undefined) {
+    const snapshot = (): SandboxState => ({
+      savedAt: new Date(),
+      clockNow: clock.now(),
+      sms: [...sms.all()],
+      environments: { sandbox: environmentState(sandboxEnv), production: environmentState(productionEnv) },
+    });
+    keeper = new StateKeeper(options.statePath, snapshot, log);
+    keeper.changed();
+  }
+  const environments = {
+    sandbox: environmentView(sandboxEnv),
+    production: environmentView(productionEnv),
   };
 
-  const subscriptionDeps = { ...auth, subscriptions };
-  const router = new Router()
-    .add('POST', '/oauth2/token', apiRoute(tokenRoute(auth)))
-    .add('GET', '/v1/capabilities', apiRoute(capabilitiesRoute(auth)))
-    .add('POST', '/v1/payments', apiRoute(createPaymentRoute(paymentDeps)))
-    .add('GET', '/v1/payments/:paymentUid', apiRoute(getPaymentRoute(paymentDeps)))
-    .add('POST', '/v1/payments/:paymentUid/cancel', apiRoute(cancelPaymentRoute(paymentDeps)))
-    .add('GET', '/v1/subscriptions/:subscriptionUid', apiRoute(getSubscriptionRoute(subscriptionDeps)))
-    .add(
-      'POST',
-      '/v1/subscriptions/:subscriptionUid/cancel',
-      apiRoute(cancelSubscriptionRoute(subscriptionDeps)),
-    )
-    .add(
-      'POST',
-      '/v1/subscriptions/:subscriptionUid/resume',
-      apiRoute(resumeSubscriptionRoute(subscriptionDeps)),
-    );
-  addCheckoutRoutes(router, { catalog, clock, payments, sessions: new CheckoutSessions(), sms });
-  addControlRoutes(router, { catalog, payments, outbox, sms, apiBaseUrl: origin });
-  addClockRoutes(router, clock);
-  addChaosRoutes(router, outbox);
-  addSubscriptionControlRoutes(router, subscriptions);
-  const listener = createRequestListener(router, log);
-  server.on('request', (request, response) => void listener(request, response));
-
   return {
-    apiBaseUrl: origin,
-    checkoutBaseUrl: origin,
+    apiBaseUrl: environments.sandbox.apiBaseUrl,
+    checkoutBaseUrl: environments.sandbox.checkoutBaseUrl,
+    credentials: environments.sandbox.credentials,
+    environments,
+    config: sandboxConfig,
+    clock,
+    advanceClock: (seconds) => clock.advance(seconds),
+    setRenewalOutcome: (subscriptionUid, outcome, times) => {
+      const found = Object.values(running).some((env) =>
+        env.subscriptions.setRenewalOutcome(subscriptionUid, outcome, times),
+      );
+      if (!found) throw new RangeError(`Unknown subscription ${subscriptionUid}.`);
+    },
+    chaos: () => sandboxEnv.outbox.chaosSettings(),
+    setChaos: (input) => {
+      const parsed = chaosSettingsSchema.safeParse(input);
+      if (!parsed.success) throw new TypeError(`Invalid chaos settings:\n${z.prettifyError(parsed.error)}`);
+      for (const env of Object.values(running)) env.outbox.setChaos(parsed.data);
+      return parsed.data;
+    },
+    webhooks: () => environments.sandbox.webhooks(),
+    setWebhookUrl: (url, clientId) => {
+      const env = clientId?.startsWith(CLIENT_ID_PREFIX.production) ? 'production' : 'sandbox';
+      environments[env].setWebhookUrl(url, clientId);
+    },
+    deliverDue: () => clock.runDue(),
+    sms: (filter) => sms.list(filter),
+    close: async () => {
+      clock.close();
+      await Promise.all([sandboxEnv.close(), productionEnv.close()]);
+      if (keeper) {
+        keeper.changed();
+        await keeper.flush();
+      }
+    },
+  };
+}
+
+/**
+ * Moves a fresh clock to where the saved sandbox time has got to: a frozen clock resumes at the
+ * saved instant, a real-time one also counts the wall time that passed while the sandbox was stopped.
+ */
+async function continueClock(clock: SandboxClock, saved: SandboxState): Promise<void> {
+  const stoppedMs = clock.frozen ? 0 : Math.max(0, Date.now() - saved.savedAt.getTime());
+  const behindMs = saved.clockNow.getTime() + stoppedMs - clock.now().getTime();
+  if (behindMs > 0) await clock.advance(behindMs / 1000);
+}
+
+function environmentState(env: RunningEnvironment): EnvironmentState {
+  return {
+    approved: env.review.list(),
+    webhookUrls: env.outbox.webhookUrls(),
+    payments: env.payments.list(),
+    owned: env.payments.ownedKeys(),
+    subscriptions: env.subscriptions.list(),
+    webhooks: [...env.outbox.list()],
+  };
+}
+
+/** Puts an environment's saved state back; saved webhook URLs only where the options set none. */
+function restoreEnvironment(
+  env: RunningEnvironment,
+  state: EnvironmentState,
+  savedClockNow: Date,
+  keepSavedUrls: boolean,
+): void {
+  for (const clientId of state.approved) {
+    if (env.catalog.application(clientId)) env.review.approve(clientId);
+  }
+  env.outbox.restore(state.webhooks, keepSavedUrls ? state.webhookUrls : {});
+  env.payments.restore(state.payments, state.owned);
+  env.subscriptions.restore(state.subscriptions, savedClockNow);
+}
+
+/** The public face of one running environment. */
+function environmentView(env: RunningEnvironment): SandboxEnvironment {
+  const [first] = env.catalog.config.applications;
+  if (!first) throw new SandboxConfigError('The config needs at least one application.');
+  const known = (clientId: string) => {
+    if (!env.catalog.application(clientId)) {
+      throw new RangeError(`No application ${clientId} in the ${env.name} environment.`);
+    }
+    return clientId;
+  };
+  return {
+    name: env.name,
+    apiBaseUrl: env.origin,
+    checkoutBaseUrl: env.origin,
+    clientIdPrefix: CLIENT_ID_PREFIX[env.name],
     credentials: {
       clientId: first.clientId,
       clientSecret: first.clientSecret,
       webhookSecret: first.webhook.secret,
     },
-    config,
-    clock,
-    advanceClock: (seconds) => clock.advance(seconds),
-    setRenewalOutcome: (subscriptionUid, outcome, times) => {
-      if (!subscriptions.setRenewalOutcome(subscriptionUid, outcome, times)) {
-        throw new RangeError(`Unknown subscription ${subscriptionUid}.`);
-      }
-    },
-    chaos: () => outbox.chaosSettings(),
-    setChaos: (input) => {
-      const parsed = chaosSettingsSchema.safeParse(input);
-      if (!parsed.success) throw new TypeError(`Invalid chaos settings:\n${z.prettifyError(parsed.error)}`);
-      outbox.setChaos(parsed.data);
-      return parsed.data;
-    },
-    webhooks: () => outbox.list(),
+    isLive: (clientId = first.clientId) => env.review.isLive(clientId),
+    approve: (clientId = first.clientId) => env.review.approve(known(clientId)),
+    webhooks: () => env.outbox.list(),
+    webhookUrl: (clientId = first.clientId) => env.outbox.webhookUrl(known(clientId)),
     setWebhookUrl: (url, clientId = first.clientId) => {
       if (url !== null && !webhookUrlSchema.safeParse(url).success)
         throw new TypeError(`Invalid webhook URL ${url}.`);
-      outbox.setWebhookUrl(clientId, url);
-    },
-    deliverDue: () => clock.runDue(),
-    sms: (filter) => sms.list(filter),
-    close: async () => {
-      outbox.close();
-      clock.close();
-      await new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      });
+      env.outbox.setWebhookUrl(known(clientId), url);
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }

@@ -1,5 +1,7 @@
-import { ERROR_CODES, type ErrorCode } from '@dcbkit/core';
+import type { ErrorCode } from '@dcbkit/core';
+import { ERROR_CODES } from '@dcbkit/core/schemas';
 import { jsonReply, type Reply } from '../http/reply.js';
+import type { SandboxRefusal } from '../refusals/refusals.js';
 
 /**
  * Codes of the sandbox's own control endpoints; they exist only in the sandbox (docs/sandbox.md).
@@ -39,6 +41,15 @@ export class ApiError extends Error {
     this.retryable = 'retryable' in known && known.retryable === true;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.headers = options.headers ?? {};
+  }
+
+  /** The HTTP face of a service's refusal: same code and message, the code's status. */
+  static fromRefusal(refusal: SandboxRefusal): ApiError {
+    return new ApiError(
+      refusal.code,
+      refusal.message,
+      refusal.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: refusal.retryAfterSeconds },
+    );
   }
 }
 

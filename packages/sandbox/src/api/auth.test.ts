@@ -1,4 +1,4 @@
-import { tokenResponseSchema } from '@dcbkit/core';
+import { tokenResponseSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../start-sandbox.js';
 import {

@@ -1,4 +1,4 @@
-import { capabilitiesSchema } from '@dcbkit/core';
+import { capabilitiesSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../start-sandbox.js';
 import { apiGet, dataOf, errorOf, getToken } from '../test-support/api-client.js';

@@ -1,4 +1,5 @@
-import { type Capabilities, capabilitiesQuerySchema } from '@dcbkit/core';
+import type { Capabilities } from '@dcbkit/core';
+import { capabilitiesQuerySchema } from '@dcbkit/core/schemas';
 import type { Catalog } from '../config/catalog.js';
 import type { OperatorConfig } from '../config/config-schema.js';
 import { type Reply, successReply } from '../http/reply.js';

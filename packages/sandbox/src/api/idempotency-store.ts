@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Reply } from '../http/reply.js';
-import { ApiError } from './api-error.js';
+import { RequestRefusal } from '../refusals/refusals.js';
 
 /** The spec's replay window. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
@@ -32,10 +32,10 @@ export class IdempotencyStore {
     const entry = this.entries.get(id);
     if (entry) {
       if (entry.fingerprint !== fingerprint) {
-        throw new ApiError('PAY-105', 'This Idempotency-Key was used with a different payload.');
+        throw new RequestRefusal('PAY-105', 'This Idempotency-Key was used with a different payload.');
       }
       if (!entry.reply) {
-        throw new ApiError('PAY-104', 'A request with this Idempotency-Key is still in progress.', {
+        throw new RequestRefusal('PAY-104', 'A request with this Idempotency-Key is still in progress.', {
           retryAfterSeconds: 1,
         });
       }
@@ -56,10 +56,16 @@ export class IdempotencyStore {
     this.entries.delete(`${clientId}\n${key}`);
   }
 
+  /**
+   * Entries sit in the order they were claimed, which is time order (the clock never goes back),
+   * so the walk stops at the first one still inside the window: a create costs the same with
+   * 1,000 or 100,000 keys held. A claim still running is stepped over, never dropped.
+   */
   private forgetExpired(): void {
     const oldest = this.clock.now().getTime() - IDEMPOTENCY_WINDOW_SECONDS * 1000;
     for (const [id, entry] of this.entries) {
-      if (entry.reply && entry.startedAt <= oldest) this.entries.delete(id);
+      if (entry.startedAt > oldest) return;
+      if (entry.reply) this.entries.delete(id);
     }
   }
 }

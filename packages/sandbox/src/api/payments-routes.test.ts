@@ -1,4 +1,4 @@
-import { paymentSchema } from '@dcbkit/core';
+import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../start-sandbox.js';
 import {

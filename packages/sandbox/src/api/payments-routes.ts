@@ -1,4 +1,4 @@
-import { checkCreatePaymentRequest, isValidIdempotencyKey } from '@dcbkit/core';
+import { checkCreatePaymentRequest, isValidIdempotencyKey } from '@dcbkit/core/schemas';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
 import { toPaymentView } from '../payments/payment-record.js';

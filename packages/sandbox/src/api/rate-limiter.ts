@@ -1,6 +1,6 @@
 import type { SandboxClock } from '../clock/clock.js';
 import type { ApplicationConfig } from '../config/config-schema.js';
-import { ApiError } from './api-error.js';
+import { RequestRefusal } from '../refusals/refusals.js';
 
 interface Window {
   startsAt: number;
@@ -25,9 +25,13 @@ export class RateLimiter {
     }
     if (window.count >= requests) {
       const retryAfterSeconds = Math.max(1, Math.ceil((window.startsAt + windowMs - now) / 1000));
-      throw new ApiError('SEC-001', `Rate limit of ${requests} requests per ${windowSeconds} s reached.`, {
-        retryAfterSeconds,
-      });
+      throw new RequestRefusal(
+        'SEC-001',
+        `Rate limit of ${requests} requests per ${windowSeconds} s reached.`,
+        {
+          retryAfterSeconds,
+        },
+      );
     }
     window.count++;
   }

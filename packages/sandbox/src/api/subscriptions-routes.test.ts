@@ -1,4 +1,4 @@
-import { subscriptionSchema } from '@dcbkit/core';
+import { subscriptionSchema } from '@dcbkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import { apiGet, apiPost, dataOf, expectApiError, getToken } from '../test-support/api-client.js';
 import { addApplication } from '../test-support/sandbox-fixture.js';

@@ -1,4 +1,4 @@
-import { type SubscriptionCancelRequest, subscriptionCancelRequestSchema } from '@dcbkit/core';
+import { type SubscriptionCancelRequest, subscriptionCancelRequestSchema } from '@dcbkit/core/schemas';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';

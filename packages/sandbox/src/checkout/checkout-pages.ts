@@ -1,5 +1,6 @@
-import type { ConsentMethod } from '@dcbkit/core';
+import { type ConsentMethod, formatOfferPrice, formatPrice } from '@dcbkit/core';
 import type { OperatorConfig, SandboxOffer } from '../config/config-schema.js';
+import type { EnvironmentName } from '../environment/environment-config.js';
 import type { Network } from '../operator/consent-methods.js';
 import type { PaymentRecord } from '../payments/payment-record.js';
 import type { ConsentSession } from './checkout-sessions.js';
@@ -8,31 +9,30 @@ import type { PageOptions } from './layout.js';
 import { FORMAT_LOCALE, type Locale } from './locale.js';
 import { type Messages, messagesFor } from './messages.js';
 
-/** How long the processing page waits before it looks again. */
+/** How long the processing page waits before it looks again (the operator answers within seconds). */
 export const PROCESSING_REFRESH_SECONDS = 2;
-/** How long a failure stays on screen before the browser returns to the merchant. */
-export const RESULT_REDIRECT_SECONDS = 5;
 
-export function formatPrice(offer: SandboxOffer, locale: Locale): string {
-  return new Intl.NumberFormat(FORMAT_LOCALE[locale], {
-    style: 'currency',
-    currency: offer.price.currency,
-  }).format(offer.price.amount / 10 ** minorDigits(offer.price.currency));
+/** The offer's price in the page's language, with core's formatting (the currency's minor unit). */
+export function offerPrice(offer: SandboxOffer, locale: Locale): string {
+  return formatPrice(offer.price, FORMAT_LOCALE[locale]);
 }
 
-function minorDigits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
-  );
+/** The offer's name in the page's language, else its default name. */
+export function offerName(offer: SandboxOffer, locale: Locale): string {
+  return (locale === 'en' ? undefined : offer.names?.[locale]) ?? offer.name;
+}
+
+/** True when consent starts a free trial: nothing is charged now. */
+export function startsFreeTrial(offer: SandboxOffer): boolean {
+  return offer.type === 'SUBSCRIPTION' && offer.trialDays > 0;
 }
 
 /** The offer's price line: once, per period, or free trial then per period. */
 export function priceLine(offer: SandboxOffer, locale: Locale): string {
   const t = messagesFor(locale);
-  const price = formatPrice(offer, locale);
-  if (offer.type !== 'SUBSCRIPTION' || !offer.billingPeriod) return t.priceOnce(price);
-  const recurring = t.pricePerPeriod(price, offer.billingPeriod);
-  return offer.trialDays > 0 ? t.trialThen(offer.trialDays, recurring) : recurring;
+  if (offer.type !== 'SUBSCRIPTION' || !offer.billingPeriod) return t.priceOnce(offerPrice(offer, locale));
+  const recurring = formatOfferPrice(offer, FORMAT_LOCALE[locale]);
+  return startsFreeTrial(offer) ? t.trialThen(offer.trialDays, recurring) : recurring;
 }
 
 /** The return URL with the spec's two hints added: paymentUid and status. */
@@ -47,24 +47,44 @@ function phone(number: string): SafeHtml {
   return html`<bdi dir="ltr">${number}</bdi>`;
 }
 
+/** What the line under the offer says about money, for where the payment stands. */
+function billingNote(payment: PaymentRecord, t: Messages): string {
+  const trial = startsFreeTrial(payment.offer);
+  switch (payment.status) {
+    case 'FAILED':
+    case 'EXPIRED':
+    case 'CANCELED':
+      return t.nothingCharged;
+    case 'SUCCEEDED':
+      return payment.orderId === undefined ? t.trialStarted : t.chargedTo;
+    default:
+      return trial ? t.trialChargedLater : t.chargedTo;
+  }
+}
+
 function offerSummary(payment: PaymentRecord, t: Messages, locale: Locale): SafeHtml {
-  return html`<section class="offer"><strong>${payment.offer.name}</strong><span>${priceLine(payment.offer, locale)}</span>
-<p class="muted">${t.chargedTo}</p></section>`;
+  return html`<section class="offer"><strong>${offerName(payment.offer, locale)}</strong><span>${priceLine(payment.offer, locale)}</span>
+<p class="muted">${billingNote(payment, t)}</p></section>`;
+}
+
+/** The badge every page carries: which environment, and that no money moves. */
+export function environmentBadge(environment: EnvironmentName, locale: Locale): SafeHtml {
+  return html`<span class="badge">${messagesFor(locale).environmentBadge[environment]}</span>`;
 }
 
 function frame(
   payment: PaymentRecord,
-  locale: Locale,
+  view: { locale: Locale; environment: EnvironmentName },
   title: string,
   content: SafeHtml,
   operator?: OperatorConfig,
 ): SafeHtml {
-  const t = messagesFor(locale);
+  const t = messagesFor(view.locale);
   const operatorBanner = operator?.operatorConsentPage
     ? html`<p class="operator">${t.operatorPage(operator.name)}</p>`
     : '';
-  return html`<div class="card"><span class="badge">${t.sandboxBadge}</span>${operatorBanner}
-<h1>${title}</h1>${offerSummary(payment, t, locale)}${content}</div>`;
+  return html`<div class="card">${environmentBadge(view.environment, view.locale)}${operatorBanner}
+<h1>${title}</h1>${offerSummary(payment, t, view.locale)}${content}</div>`;
 }
 
 function errorBox(message: string | undefined): SafeHtml | '' {
@@ -86,6 +106,7 @@ function postButton(
 export interface NumberStepView {
   payment: PaymentRecord;
   locale: Locale;
+  environment: EnvironmentName;
   msisdn: string;
   locked: boolean;
   network: Network;
@@ -108,13 +129,14 @@ export function numberStepPage(view: NumberStepView): PageOptions {
 <button type="submit">${t.continue}</button>
 </form>
 ${postButton(`${base}/abandon`, t.cancelPayment, 'link')}`;
-  return { locale, title: t.pageTitle, body: frame(payment, locale, t.pageTitle, content) };
+  return { locale, title: t.pageTitle, body: frame(payment, view, t.pageTitle, content) };
 }
 
 export interface ConsentStepView {
   payment: PaymentRecord;
   session: ConsentSession;
   locale: Locale;
+  environment: EnvironmentName;
   shortCode: string;
   pinLength: number;
   /** Whether the number could be changed (not locked by the partner). */
@@ -129,6 +151,7 @@ export function consentStepPage(view: ConsentStepView): PageOptions {
   const base = `/c/${encodeURIComponent(payment.paymentUid)}`;
   const operator = session.line.operator;
   const number = phone(session.line.msisdn);
+  const confirm = startsFreeTrial(payment.offer) ? t.confirmTrial : t.confirmAndPay;
   let title: string;
   let form: SafeHtml;
   switch (session.method) {
@@ -138,7 +161,7 @@ export function consentStepPage(view: ConsentStepView): PageOptions {
 <form method="post" action="${base}/consent/pin">
 <label for="pin">${t.pinLabel}</label>
 <input id="pin" name="pin" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]*" maxlength="${view.pinLength}" dir="ltr" required class="code">
-<button type="submit">${t.confirmAndPay}</button>
+<button type="submit">${confirm}</button>
 </form>
 <p class="muted"><a href="/sandbox/inbox?msisdn=${encodeURIComponent(session.line.msisdn)}" target="_blank" rel="noopener">${t.pinInboxLink}</a></p>
 ${postButton(`${base}/consent/pin/resend`, t.pinResend, 'link')}`;
@@ -146,12 +169,15 @@ ${postButton(`${base}/consent/pin/resend`, t.pinResend, 'link')}`;
     case 'HEADER_ENRICHMENT':
       title = t.heTitle;
       form = html`<p>${t.heBody(operator.name, number)}</p>
-${postButton(`${base}/consent/header-enrichment`, t.confirmAndPay, '')}`;
+${postButton(`${base}/consent/header-enrichment`, confirm, '')}`;
       break;
     case 'MO_SMS': {
       const keyword = session.keyword ?? '';
       title = t.moTitle;
+      // RFC 5724: sms:<number>?body=<text> opens the messages app ready to send.
+      const smsLink = `sms:${view.shortCode}?body=${encodeURIComponent(keyword)}`;
       form = html`<p>${t.moBody(html`<span class="code">${keyword}</span>`, phone(view.shortCode))}</p>
+<a class="button secondary" id="sms-link" href="${smsLink}">${t.moOpenApp}</a>
 ${postButton(`${base}/consent/mo-sms`, t.moSimulate, '', { keyword })}`;
       break;
     }
@@ -166,28 +192,37 @@ ${postButton(`${base}/consent/mo-sms`, t.moSimulate, '', { keyword })}`;
   const content = html`${errorBox(view.error)}${form}${alternatives}
 ${view.canChangeNumber ? postButton(`${base}/change-number`, t.changeNumber, 'link') : ''}
 ${postButton(`${base}/abandon`, t.cancelPayment, 'link')}`;
-  return { locale, title, body: frame(payment, locale, title, content, operator) };
+  return { locale, title, body: frame(payment, view, title, content, operator) };
 }
 
 /** Consent given, the operator is charging: the page looks again by itself. */
-export function processingPage(payment: PaymentRecord, locale: Locale): PageOptions {
+export function processingPage(payment: PaymentRecord, view: PageContext): PageOptions {
+  const { locale } = view;
   const t = messagesFor(locale);
   const self = `/c/${encodeURIComponent(payment.paymentUid)}`;
   const content = html`<p>${t.processingBody}</p><a class="button secondary" href="${self}">${t.refresh}</a>`;
   return {
     locale,
     title: t.processingTitle,
-    body: frame(payment, locale, t.processingTitle, content),
+    body: frame(payment, view, t.processingTitle, content),
     refresh: { seconds: PROCESSING_REFRESH_SECONDS },
   };
 }
 
+/** What every page needs to know besides the payment. */
+export interface PageContext {
+  locale: Locale;
+  environment: EnvironmentName;
+}
+
 /**
- * A final state. The way back to the merchant is a link; a redirect checkout also moves on by itself,
- * an embedded one tells the parent page (postMessage to the return URL's origin) and links with
- * target=_top, since a page inside an iframe cannot send the whole window elsewhere on its own.
+ * A final state. The way back to the merchant is a link the subscriber follows when ready: the page
+ * never moves on by itself (WCAG 2.2.1), so a failure can be read. An embedded checkout also tells
+ * the parent page (postMessage to the return URL's origin) and links with target=_top, since a page
+ * inside an iframe cannot send the whole window elsewhere on its own.
  */
-export function resultPage(payment: PaymentRecord, locale: Locale): PageOptions {
+export function resultPage(payment: PaymentRecord, view: PageContext): PageOptions {
+  const { locale } = view;
   const t = messagesFor(locale);
   const titles: Partial<Record<PaymentRecord['status'], string>> = {
     SUCCEEDED: t.succeededTitle,
@@ -202,22 +237,20 @@ export function resultPage(payment: PaymentRecord, locale: Locale): PageOptions 
     ? html`<p class="error" role="alert">${t.failure[payment.failure.reason]}${payment.failure.code ? ` (${payment.failure.code})` : ''}</p>`
     : '';
   const link = html`<a class="button" id="return" href="${returnUrl}"${embedded ? html` target="_top"` : ''}>${t.returnToMerchant}</a>`;
-  const page: PageOptions = { locale, title, body: frame(payment, locale, title, html`${reason}${link}`) };
+  const page: PageOptions = { locale, title, body: frame(payment, view, title, html`${reason}${link}`) };
   if (embedded) {
     const message = { type: 'dcb.checkout.result', paymentUid: payment.paymentUid, status: payment.status };
     page.script = `window.parent.postMessage(${safeJson(message)}, ${safeJson(new URL(returnUrl).origin)});`;
-  } else {
-    page.refresh = { seconds: RESULT_REDIRECT_SECONDS, url: returnUrl };
   }
   return page;
 }
 
-export function notFoundPage(locale: Locale): PageOptions {
-  const t = messagesFor(locale);
+export function notFoundPage(view: PageContext): PageOptions {
+  const t = messagesFor(view.locale);
   return {
-    locale,
+    locale: view.locale,
     title: t.notFoundTitle,
-    body: html`<div class="card"><span class="badge">${t.sandboxBadge}</span><h1>${t.notFoundTitle}</h1></div>`,
+    body: html`<div class="card">${environmentBadge(view.environment, view.locale)}<h1>${t.notFoundTitle}</h1></div>`,
   };
 }
 

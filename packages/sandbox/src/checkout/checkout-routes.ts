@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { type ConsentMethod, consentMethodSchema } from '@dcbkit/core';
+import type { ConsentMethod } from '@dcbkit/core';
+import { consentMethodSchema } from '@dcbkit/core/schemas';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
+import type { EnvironmentName } from '../environment/environment-config.js';
 import { parseForm } from '../http/read-body.js';
 import { type Reply, redirectReply } from '../http/reply.js';
 import type { RouteRequest, Router } from '../http/router.js';
@@ -11,9 +13,10 @@ import type { PaymentRecord } from '../payments/payment-record.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import {
   consentStepPage,
-  formatPrice,
   notFoundPage,
   numberStepPage,
+  offerName,
+  offerPrice,
   processingPage,
   resultPage,
   returnUrlFor,
@@ -29,6 +32,8 @@ export interface CheckoutDeps {
   payments: PaymentService;
   sessions: CheckoutSessions;
   sms: SmsInbox;
+  /** Which environment's checkout host this is; every page says so. */
+  environment: EnvironmentName;
 }
 
 interface CheckoutContext {
@@ -45,7 +50,7 @@ type StepHandler = (context: CheckoutContext) => Reply;
  * redirect back to the page (post/redirect/get) or, for a refusal, the same step with the reason.
  */
 export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
-  const { catalog, clock, payments, sessions, sms } = deps;
+  const { catalog, clock, payments, sessions, sms, environment } = deps;
   const policy = catalog.config.consentPolicy;
 
   const page = (context: Pick<CheckoutContext, 'payment'>, status: number, options: PageOptions): Reply =>
@@ -71,6 +76,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
       numberStepPage({
         payment: context.payment,
         locale: context.locale,
+        environment,
         msisdn: locked ? (prefill?.msisdn ?? '') : (typed ?? prefill?.msisdn ?? ''),
         locked,
         network: network ?? 'MOBILE_DATA',
@@ -92,6 +98,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
         payment: context.payment,
         session,
         locale: context.locale,
+        environment,
         shortCode: policy.moSms.shortCode,
         pinLength: policy.pin.length,
         canChangeNumber: context.payment.request.prefill?.msisdnEditable !== false,
@@ -111,7 +118,11 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
       direction: 'MT',
       from: session.line.operator.name,
       to: session.line.msisdn,
-      text: messagesFor(context.locale).pinSms(code, offer.name, formatPrice(offer, context.locale)),
+      text: messagesFor(context.locale).pinSms(
+        code,
+        offerName(offer, context.locale),
+        offerPrice(offer, context.locale),
+      ),
       paymentUid: context.payment.paymentUid,
     });
   };
@@ -134,11 +145,12 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
       const session = sessions.get(payment.paymentUid);
       return session ? showConsentStep(context, session, 200) : showNumberStep(context, 200);
     }
-    if (payment.status === 'PROCESSING') return page(context, 200, processingPage(payment, context.locale));
+    if (payment.status === 'PROCESSING')
+      return page(context, 200, processingPage(payment, { locale: context.locale, environment }));
     if (payment.status === 'SUCCEEDED' && payment.request.presentation !== 'embedded') {
       return redirectReply(returnUrlFor(payment));
     }
-    return page(context, 200, resultPage(payment, context.locale));
+    return page(context, 200, resultPage(payment, { locale: context.locale, environment }));
   };
 
   const submitNumber: StepHandler = (context) => {
@@ -230,7 +242,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
     (request: RouteRequest): Reply => {
       const locale = negotiateLocale(headerText(request.headers['accept-language']));
       const payment = payments.find(request.params.paymentUid ?? '');
-      if (!payment) return htmlReply(404, notFoundPage(locale));
+      if (!payment) return htmlReply(404, notFoundPage({ locale, environment }));
       // A step posted after the payment moved on (paid, expired, cancelled) just shows where it is now.
       if (method === 'POST' && payment.status !== 'REQUIRES_ACTION') return backToPage(payment);
       const form = method === 'POST' ? parseForm(request.body) : new URLSearchParams();

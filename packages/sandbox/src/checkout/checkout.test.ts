@@ -1,4 +1,5 @@
-import { type Payment, paymentSchema, subscriptionSchema, type WebhookEvent } from '@dcbkit/core';
+import type { Payment, WebhookEvent } from '@dcbkit/core';
+import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import type { Sandbox } from '../start-sandbox.js';
@@ -310,9 +311,10 @@ describe('test numbers', () => {
     const failed = await payWithPin(payment, msisdn);
     expect(failed.leftTo).toBeUndefined();
     expect(failed.html).toContain(`${text} (${code})`);
-    expect(failed.html).toMatch(
-      /<meta http-equiv="refresh" content="5;url=https:\/\/partner\.example\/return\?paymentUid=pay_[0-9a-f]+&amp;status=FAILED">/,
-    );
+    // The failure stays on screen until the subscriber follows the link back (WCAG 2.2.1).
+    expect(failed.html).not.toContain('http-equiv="refresh"');
+    expect(failed.html).toContain('Nothing was charged.');
+    expect(failed.html).not.toContain('Charged to your mobile phone bill');
     expect(returnParams({ ...failed, leftTo: linkBack(failed) })).toEqual({
       paymentUid: payment.paymentUid,
       status: 'FAILED',
@@ -534,5 +536,63 @@ describe('checkout pages', () => {
     );
     expect(page.status).toBe(404);
     expect(page.html).toContain('Payment not found');
+  });
+});
+
+describe('what the pages say (issue 13)', () => {
+  it('names the offer in the page’s language, and formats its price and period with core', async () => {
+    await start((config) => {
+      const monthly = config.offers.find((offer) => offer.offerUid === 'offer_premium_monthly');
+      if (monthly?.billingPeriod) monthly.billingPeriod = { unit: 'WEEK', count: 2 };
+    });
+    const payment = await newPayment('offer_premium_monthly');
+    const page = async (language: string) =>
+      (await new CheckoutBrowser(sandbox.checkoutBaseUrl, language).open(payment.checkoutUrl)).html;
+    const [fr, ar, de] = await Promise.all([page('fr'), page('ar'), page('de')]);
+    expect(fr).toContain('<strong>Premium, mensuel</strong>');
+    expect(fr).toContain('toutes les 2 semaines');
+    expect(ar).toContain('<strong>بريميوم، شهري</strong>');
+    expect(ar).toContain('كل أسبوعين');
+    expect(ar).toContain('مجانًا لمدة 7 أيام');
+    expect(de).toContain('<strong>Premium, monthly</strong>');
+  });
+
+  it('puts no punctuation after the Arabic currency abbreviation', async () => {
+    await start();
+    const payment = await newPayment('offer_day_pass');
+    const page = await new CheckoutBrowser(sandbox.checkoutBaseUrl, 'ar').open(payment.checkoutUrl);
+    const offer = /<section class="offer">[\s\S]*?<\/section>/.exec(page.html)?.[0] ?? '';
+    expect(offer).toContain('دفعة واحدة بقيمة');
+    expect(offer.replace(/[\u200e\u200f]/g, '').replace(/\u00a0/g, ' ')).toContain('1,000 د.ت.</span>');
+    expect(page.html).not.toMatch(/\.[\u200e\u200f\u061c]*،/);
+  });
+
+  it('offers a free trial with its own button and says nothing is charged today', async () => {
+    await start();
+    const payment = await newPayment('offer_premium_monthly');
+    const { page } = await enterNumber(payment, '+21690000000', 'MOBILE_DATA');
+    expect(page.html).toContain('<button type="submit" class="">Start the free trial</button>');
+    expect(page.html).toContain('Nothing is charged today.');
+    expect(page.html).not.toContain('Confirm and pay');
+  });
+
+  it('links the keyword SMS to the messages app', async () => {
+    await start();
+    const payment = await newPayment('offer_day_pass');
+    const { browser, page } = await enterNumber(payment, '+21690000000', 'WIFI');
+    const mo = await browser.submit(
+      { ...page, forms: page.forms.filter((form) => form.fields.method === 'MO_SMS') },
+      '/method',
+    );
+    const keyword = /<span class="code">(PAY [0-9]{4})<\/span>/.exec(mo.html)?.[1] ?? '';
+    expect(mo.html).toContain(`href="sms:85050?body=${encodeURIComponent(keyword)}"`);
+  });
+
+  it('answers /favicon.ico with an SVG', async () => {
+    await start();
+    const icon = await fetch(`${sandbox.checkoutBaseUrl}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg /);
   });
 });

@@ -1,4 +1,5 @@
-import type { BillingPeriod, BillingPeriodUnit, ConsentMethod } from '@dcbkit/core';
+import type { ConsentMethod } from '@dcbkit/core';
+import type { EnvironmentName } from '../environment/environment-config.js';
 import type { PaymentFailureReason } from '../payments/payment-record.js';
 import type { PurchaseRefusalCode } from '../payments/payment-service.js';
 import { html, type SafeHtml } from './html.js';
@@ -6,12 +7,19 @@ import type { Locale } from './locale.js';
 
 /** Every text of the checkout in one language. Values interpolated into SafeHtml are escaped. */
 export interface Messages {
-  sandboxBadge: string;
+  /** Both environments are emulated by the mock operator: every page says no money moves. */
+  environmentBadge: Record<EnvironmentName, string>;
   pageTitle: string;
   priceOnce(price: string): string;
-  pricePerPeriod(price: string, period: BillingPeriod): string;
   trialThen(days: number, recurring: string): string;
+  /** Under the offer before and during consent: who pays and how. */
   chargedTo: string;
+  /** The same for a free trial: nothing today. */
+  trialChargedLater: string;
+  /** Under the offer once a payment failed, expired or was cancelled. */
+  nothingCharged: string;
+  /** Under the offer once a trial started. */
+  trialStarted: string;
   numberLabel: string;
   numberHint: SafeHtml;
   numberLocked: string;
@@ -27,6 +35,8 @@ export interface Messages {
   otherMethods: string;
   methodName: Record<ConsentMethod, string>;
   confirmAndPay: string;
+  /** The consent button of a free trial: nothing is paid now. */
+  confirmTrial: string;
   pinTitle: string;
   pinSentTo(length: number, number: SafeHtml): SafeHtml;
   pinLabel: string;
@@ -40,6 +50,8 @@ export interface Messages {
   moTitle: string;
   moBody(keyword: SafeHtml, shortCode: SafeHtml): SafeHtml;
   moSimulate: string;
+  /** An sms: link that opens the phone's messages app with the keyword and short code filled in. */
+  moOpenApp: string;
   keywordWrong: string;
   processingTitle: string;
   processingBody: string;
@@ -52,34 +64,29 @@ export interface Messages {
   notFoundTitle: string;
 }
 
-type UnitWords = Record<BillingPeriodUnit, { every: string; many: string }>;
-
-function periodPhrase(
-  period: BillingPeriod,
-  words: UnitWords,
-  everyN: (count: number, unit: string) => string,
-): string {
-  const unit = words[period.unit];
-  return period.count === 1 ? unit.every : everyN(period.count, unit.many);
+/** Arabic counts its nouns: "يوم واحد", "يومين", "7 أيام", "14 يومًا". */
+export function arabicDays(days: number): string {
+  if (days === 1) return 'يوم واحد';
+  if (days === 2) return 'يومين';
+  const tens = days % 100;
+  if (tens >= 3 && tens <= 10) return `${days} أيام`;
+  if (tens >= 11) return `${days} يومًا`;
+  return `${days} يوم`;
 }
 
 const en: Messages = {
-  sandboxBadge: 'Sandbox: no money moves',
+  environmentBadge: {
+    sandbox: 'Sandbox: no money moves',
+    production: 'Production (emulated): no money moves',
+  },
   pageTitle: 'Confirm your payment',
   priceOnce: (price) => `${price}, paid once`,
-  pricePerPeriod: (price, period) =>
-    `${price} ${periodPhrase(
-      period,
-      {
-        DAY: { every: 'per day', many: 'days' },
-        WEEK: { every: 'per week', many: 'weeks' },
-        MONTH: { every: 'per month', many: 'months' },
-        YEAR: { every: 'per year', many: 'years' },
-      },
-      (count, unit) => `every ${count} ${unit}`,
-    )}`,
-  trialThen: (days, recurring) => `Free for ${days} days, then ${recurring}`,
+  trialThen: (days, recurring) => `Free for ${days === 1 ? '1 day' : `${days} days`}, then ${recurring}`,
   chargedTo: 'Charged to your mobile phone bill or prepaid balance.',
+  trialChargedLater:
+    'Nothing is charged today. When the trial ends, your mobile phone bill or prepaid balance is charged unless you cancel.',
+  nothingCharged: 'Nothing was charged.',
+  trialStarted: 'Nothing was charged: your free trial has started.',
   numberLabel: 'Your mobile number',
   numberHint: html`International format, e.g. <bdi dir="ltr">+216 20 000 000</bdi>`,
   numberLocked: 'The merchant chose this number.',
@@ -108,6 +115,7 @@ const en: Messages = {
   otherMethods: 'Other ways to confirm',
   methodName: { PIN: 'Code by SMS', MO_SMS: 'Keyword by SMS', HEADER_ENRICHMENT: 'Network recognition' },
   confirmAndPay: 'Confirm and pay',
+  confirmTrial: 'Start the free trial',
   pinTitle: 'Enter the code sent by SMS',
   pinSentTo: (length, number) => html`We sent a ${length}-digit code to ${number}.`,
   pinLabel: 'Code',
@@ -121,6 +129,7 @@ const en: Messages = {
   moTitle: 'Confirm by SMS',
   moBody: (keyword, shortCode) => html`Send ${keyword} by SMS to ${shortCode}.`,
   moSimulate: 'Send the SMS (simulated)',
+  moOpenApp: 'Open my messages app',
   keywordWrong: 'That SMS did not carry the expected keyword.',
   processingTitle: 'Your operator is processing the payment',
   processingBody: 'This page refreshes on its own.',
@@ -134,22 +143,19 @@ const en: Messages = {
 };
 
 const fr: Messages = {
-  sandboxBadge: 'Bac à sable : aucun argent n’est débité',
+  environmentBadge: {
+    sandbox: 'Bac à sable : aucun argent n’est débité',
+    production: 'Production (émulée) : aucun argent n’est débité',
+  },
   pageTitle: 'Confirmez votre paiement',
   priceOnce: (price) => `${price}, payé une fois`,
-  pricePerPeriod: (price, period) =>
-    `${price} ${periodPhrase(
-      period,
-      {
-        DAY: { every: 'par jour', many: 'jours' },
-        WEEK: { every: 'par semaine', many: 'semaines' },
-        MONTH: { every: 'par mois', many: 'mois' },
-        YEAR: { every: 'par an', many: 'ans' },
-      },
-      (count, unit) => `tous les ${count} ${unit}`,
-    )}`,
-  trialThen: (days, recurring) => `Gratuit pendant ${days} jours, puis ${recurring}`,
+  trialThen: (days, recurring) =>
+    `Gratuit pendant ${days} ${days === 1 ? 'jour' : 'jours'}, puis ${recurring}`,
   chargedTo: 'Débité sur votre facture mobile ou votre solde prépayé.',
+  trialChargedLater:
+    'Rien n’est débité aujourd’hui. À la fin de l’essai, votre facture mobile ou votre solde prépayé est débité, sauf si vous résiliez.',
+  nothingCharged: 'Rien n’a été débité.',
+  trialStarted: 'Rien n’a été débité : votre essai gratuit a commencé.',
   numberLabel: 'Votre numéro de mobile',
   numberHint: html`Format international, par ex. <bdi dir="ltr">+216 20 000 000</bdi>`,
   numberLocked: 'Le marchand a choisi ce numéro.',
@@ -183,6 +189,7 @@ const fr: Messages = {
     HEADER_ENRICHMENT: 'Reconnaissance par le réseau',
   },
   confirmAndPay: 'Confirmer et payer',
+  confirmTrial: 'Commencer l’essai gratuit',
   pinTitle: 'Saisissez le code reçu par SMS',
   pinSentTo: (length, number) => html`Nous avons envoyé un code à ${length} chiffres au ${number}.`,
   pinLabel: 'Code',
@@ -197,6 +204,7 @@ const fr: Messages = {
   moTitle: 'Confirmez par SMS',
   moBody: (keyword, shortCode) => html`Envoyez ${keyword} par SMS au ${shortCode}.`,
   moSimulate: 'Envoyer le SMS (simulation)',
+  moOpenApp: 'Ouvrir mon application de messages',
   keywordWrong: 'Ce SMS ne contenait pas le mot-clé attendu.',
   processingTitle: 'Votre opérateur traite le paiement',
   processingBody: 'Cette page se met à jour toute seule.',
@@ -210,22 +218,19 @@ const fr: Messages = {
 };
 
 const ar: Messages = {
-  sandboxBadge: 'بيئة تجريبية: لا تُقتطع أي أموال',
+  environmentBadge: {
+    sandbox: 'بيئة تجريبية: لا تُقتطع أي أموال',
+    production: 'بيئة الإنتاج (محاكاة): لا تُقتطع أي أموال',
+  },
   pageTitle: 'أكّد عملية الدفع',
-  priceOnce: (price) => `${price}، تُدفع مرة واحدة`,
-  pricePerPeriod: (price, period) =>
-    `${price} ${periodPhrase(
-      period,
-      {
-        DAY: { every: 'يوميًا', many: 'أيام' },
-        WEEK: { every: 'أسبوعيًا', many: 'أسابيع' },
-        MONTH: { every: 'شهريًا', many: 'أشهر' },
-        YEAR: { every: 'سنويًا', many: 'سنوات' },
-      },
-      (count, unit) => `كل ${count} ${unit}`,
-    )}`,
-  trialThen: (days, recurring) => `مجانًا لمدة ${days} أيام، ثم ${recurring}`,
+  // The price ends with the currency's abbreviation mark ("د.ت."): no punctuation may follow it.
+  priceOnce: (price) => `دفعة واحدة بقيمة ${price}`,
+  trialThen: (days, recurring) => `مجانًا لمدة ${arabicDays(days)}، ثم ${recurring}`,
   chargedTo: 'يُخصم المبلغ من فاتورة هاتفك المحمول أو من رصيدك المسبق الدفع.',
+  trialChargedLater:
+    'لا يُخصم أي مبلغ اليوم. عند انتهاء الفترة التجريبية يُخصم المبلغ من فاتورة هاتفك المحمول أو من رصيدك المسبق الدفع ما لم تُلغِ الاشتراك.',
+  nothingCharged: 'لم يُخصم أي مبلغ.',
+  trialStarted: 'لم يُخصم أي مبلغ: بدأت فترتك التجريبية المجانية.',
   numberLabel: 'رقم هاتفك المحمول',
   numberHint: html`بالصيغة الدولية، مثل <bdi dir="ltr">+216 20 000 000</bdi>`,
   numberLocked: 'اختار التاجر هذا الرقم.',
@@ -258,6 +263,7 @@ const ar: Messages = {
     HEADER_ENRICHMENT: 'التعرّف عبر الشبكة',
   },
   confirmAndPay: 'تأكيد والدفع',
+  confirmTrial: 'بدء الفترة التجريبية المجانية',
   pinTitle: 'أدخل الرمز المرسل عبر رسالة قصيرة',
   pinSentTo: (length, number) => html`أرسلنا رمزًا من ${length} أرقام إلى ${number}.`,
   pinLabel: 'الرمز',
@@ -271,6 +277,7 @@ const ar: Messages = {
   moTitle: 'التأكيد عبر رسالة قصيرة',
   moBody: (keyword, shortCode) => html`أرسل ${keyword} في رسالة قصيرة إلى الرقم ${shortCode}.`,
   moSimulate: 'إرسال الرسالة (محاكاة)',
+  moOpenApp: 'فتح تطبيق الرسائل',
   keywordWrong: 'لم تتضمن هذه الرسالة الكلمة المفتاحية المطلوبة.',
   processingTitle: 'يعالج المشغّل عملية الدفع',
   processingBody: 'تتحدّث هذه الصفحة تلقائيًا.',

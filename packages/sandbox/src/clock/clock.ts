@@ -1,3 +1,5 @@
+import { type QueuedTask, TaskQueue } from './task-queue.js';
+
 /** A task the clock runs once its time has come. */
 export interface ScheduledTask {
   readonly id: number;
@@ -38,15 +40,14 @@ export interface CreateClockOptions {
   onTaskError?: (error: unknown, label: string) => void;
 }
 
-interface TaskEntry {
-  id: number;
+interface TaskEntry extends QueuedTask {
   label: string;
-  dueAt: number;
   run: () => unknown;
 }
 
-// A task that keeps scheduling itself for "now" would otherwise spin forever.
-const MAX_TASKS_PER_RUN = 100_000;
+// A task that keeps scheduling itself for "now" would otherwise spin forever. Far above any real
+// backlog: a load test may leave a million expiries and webhook attempts due at once.
+const MAX_TASKS_PER_RUN = 5_000_000;
 // setTimeout cannot wait longer than this (about 24.8 days).
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -66,7 +67,7 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
   let offsetMs = startMs - Date.now();
   let frozenMs = startMs;
   let nextId = 1;
-  let tasks: TaskEntry[] = [];
+  const tasks = new TaskQueue<TaskEntry>();
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
@@ -77,23 +78,6 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
     if (ms <= nowMs()) return;
     if (frozen) frozenMs = ms;
     else offsetMs += ms - nowMs();
-  };
-
-  const takeEarliestDueBy = (limitMs: number): TaskEntry | undefined => {
-    let index = -1;
-    for (let i = 0; i < tasks.length; i++) {
-      const task = tasks[i] as TaskEntry;
-      const best = index === -1 ? undefined : (tasks[index] as TaskEntry);
-      if (
-        task.dueAt <= limitMs &&
-        (!best || task.dueAt < best.dueAt || (task.dueAt === best.dueAt && task.id < best.id))
-      ) {
-        index = i;
-      }
-    }
-    if (index === -1) return undefined;
-    const [task] = tasks.splice(index, 1);
-    return task;
   };
 
   const runTask = async (task: TaskEntry): Promise<void> => {
@@ -110,7 +94,7 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
       if (count === MAX_TASKS_PER_RUN) {
         throw new Error(`SandboxClock: more than ${MAX_TASKS_PER_RUN} tasks fell due in one run.`);
       }
-      const task = takeEarliestDueBy(limit());
+      const task = tasks.takeDueBy(limit());
       if (!task) return;
       moveTo(task.dueAt);
       await runTask(task);
@@ -126,10 +110,9 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
   function arm(): void {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (closed || tasks.length === 0) return;
-    let earliest = Number.POSITIVE_INFINITY;
-    for (const task of tasks) earliest = Math.min(earliest, task.dueAt);
-    const wait = earliest - nowMs();
+    const earliest = closed ? undefined : tasks.peek();
+    if (!earliest) return;
+    const wait = earliest.dueAt - nowMs();
     // A frozen clock only runs what is already due; the rest waits for advance().
     if (frozen && wait > 0) return;
     timer = setTimeout(
@@ -146,15 +129,16 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
     frozen,
     now: () => new Date(nowMs()),
     schedule(at, label, run) {
-      const entry: TaskEntry = { id: nextId++, label, dueAt: at.getTime(), run };
+      const entry: TaskEntry = { id: nextId++, label, dueAt: at.getTime(), run, cancelled: closed };
       if (!closed) tasks.push(entry);
-      arm();
+      // Re-arming only matters when this task is now the earliest: keeps schedule O(log n).
+      if (!closed && tasks.peek() === entry) arm();
       return {
         id: entry.id,
         label,
         dueAt: new Date(entry.dueAt),
         cancel() {
-          tasks = tasks.filter((task) => task !== entry);
+          tasks.cancel(entry);
         },
       };
     },
@@ -170,12 +154,10 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
     },
     runDue: () => serialize(() => drainUntil(nowMs)),
     pending: () =>
-      [...tasks]
-        .sort((a, b) => a.dueAt - b.dueAt || a.id - b.id)
-        .map((task) => ({ id: task.id, label: task.label, dueAt: new Date(task.dueAt) })),
+      tasks.sorted().map((task) => ({ id: task.id, label: task.label, dueAt: new Date(task.dueAt) })),
     close() {
       closed = true;
-      tasks = [];
+      tasks.clear();
       if (timer) clearTimeout(timer);
       timer = undefined;
     },

@@ -1,4 +1,9 @@
-import { consentMethodSchema, e164Schema, offerDefinitionSchema, offerTypeSchema } from '@dcbkit/core';
+import {
+  consentMethodSchema,
+  e164Schema,
+  offerDefinitionSchema,
+  offerTypeSchema,
+} from '@dcbkit/core/schemas';
 import { z } from 'zod';
 import { chaosSettingsSchema, noChaos } from './chaos-settings.js';
 
@@ -9,17 +14,38 @@ export type ApplicationCapability = z.infer<typeof applicationCapabilitySchema>;
 
 const httpUrlSchema = z.url({ protocol: /^https?$/ });
 
+const webhookConfigSchema = z.strictObject({
+  /** Where events are posted. When null they are recorded (GET /sandbox/webhooks) but not posted. */
+  url: httpUrlSchema.nullable().default(null),
+  secret: z.string().min(16),
+});
+
+/**
+ * The application's production environment: its own credentials, webhook URL and secret (the
+ * spec: credentials never cross, each environment has its own webhook). Offers, capabilities and
+ * consent policy are shared with the sandbox environment.
+ */
+export const productionEnvironmentSchema = z.strictObject({
+  clientId: z.string().regex(/^svc_live_[A-Za-z0-9_-]+$/, 'a production client ID starting with "svc_live_"'),
+  clientSecret: z.string().min(16),
+  webhook: webhookConfigSchema,
+  /**
+   * Production is "not live until approved": until the go-live review (here a control action,
+   * `POST /sandbox/applications/{clientId}/approve` on the production host) its credentials get no token.
+   */
+  approved: z.boolean().default(false),
+});
+export type ProductionEnvironmentConfig = z.output<typeof productionEnvironmentSchema>;
+
 export const applicationConfigSchema = z.strictObject({
-  /** Sandbox client IDs carry the sandbox prefix; a production ID never works here. */
+  /** Sandbox client IDs carry the sandbox prefix; a production ID never works on the sandbox host. */
   clientId: z.string().regex(/^svc_test_[A-Za-z0-9_-]+$/, 'a sandbox client ID starting with "svc_test_"'),
   clientSecret: z.string().min(16),
   name: z.string().min(1),
   capabilities: z.array(applicationCapabilitySchema),
-  webhook: z.strictObject({
-    /** Where events are posted. When null they are recorded (GET /sandbox/webhooks) but not posted. */
-    url: httpUrlSchema.nullable().default(null),
-    secret: z.string().min(16),
-  }),
+  webhook: webhookConfigSchema,
+  /** The production environment; without it the application exists in the sandbox environment only. */
+  production: productionEnvironmentSchema.optional(),
   /** At most `requests` authenticated API requests per `windowSeconds`; the next one gets SEC-001. */
   rateLimit: z
     .strictObject({ requests: z.number().int().min(1), windowSeconds: z.number().int().min(1) })
@@ -56,6 +82,8 @@ export const sandboxOfferSchema = offerDefinitionSchema.safeExtend({
   applications: z.array(z.string().min(1)).min(1),
   /** Narrows the consent methods for this offer; default: whatever operator and policy allow. */
   consentMethods: z.array(consentMethodSchema).min(1).optional(),
+  /** The offer's name in the checkout's other languages; a language left out shows `name`. */
+  names: z.strictObject({ fr: z.string().min(1).optional(), ar: z.string().min(1).optional() }).optional(),
 });
 export type SandboxOffer = z.output<typeof sandboxOfferSchema>;
 
@@ -120,6 +148,18 @@ export const sandboxConfigSchema = z
         timeoutMs: z.number().int().min(1).max(120_000),
       })
       .default({ retryDelaysSeconds: [60, 600, 3600, 21_600], timeoutMs: 10_000 }),
+    /**
+     * How long, in sandbox seconds, ended payments (FAILED, EXPIRED, CANCELED, or a one-time
+     * purchase SUCCEEDED) and delivered events (DELIVERED, or NOT_POSTED for want of a URL) are
+     * kept before they are freed; null keeps them for ever. A subscription's first payment stays
+     * while the subscription does; dead-lettered events stay for replay.
+     */
+    retention: z
+      .strictObject({
+        endedPaymentsSeconds: z.number().int().min(1).nullable(),
+        deliveredEventsSeconds: z.number().int().min(1).nullable(),
+      })
+      .default({ endedPaymentsSeconds: 30 * 86_400, deliveredEventsSeconds: 30 * 86_400 }),
     /** Delivery chaos (duplicates, reordering, delays, stale signatures); off by default. */
     chaos: chaosSettingsSchema.default(noChaos),
     /** Key of the HMAC that derives subscriberUid from application and number; keep it stable. */
@@ -139,6 +179,19 @@ export const sandboxConfigSchema = z
       'applications',
       'clientId',
     );
+    const liveIds = new Set<string>();
+    config.applications.forEach((app, index) => {
+      const liveId = app.production?.clientId;
+      if (liveId === undefined) return;
+      if (liveIds.has(liveId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['applications', index, 'production', 'clientId'],
+          message: `duplicate production clientId ${liveId}`,
+        });
+      }
+      liveIds.add(liveId);
+    });
     unique(
       config.operators.map((operator) => operator.code),
       'operators',

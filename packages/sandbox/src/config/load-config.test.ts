@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { offerDefinitionSchema } from '@dcbkit/core';
+import { offerDefinitionSchema } from '@dcbkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   defaultSandboxConfig,
@@ -119,4 +119,51 @@ describe('loadSandboxConfig', () => {
     writeFileSync(path, '{ not json');
     expect(() => loadSandboxConfig(path)).toThrow(/not valid JSON/);
   });
+
+  it('gives the line and column of a JSON syntax error, and the end of a truncated file', () => {
+    const path = join(dir, 'comma.json');
+    writeFileSync(path, '{\n  "applications": [],\n  "operators": [1,]\n}\n');
+    const error = catchError(() => loadSandboxConfig(path));
+    expect(error.position).toEqual({ line: 3, column: 19 });
+    expect(error.message).toContain(`${path}:3:19 is not valid JSON: unexpected "]"`);
+    const truncated = join(dir, 'truncated.json');
+    writeFileSync(truncated, '{\n  "applications": [');
+    expect(catchError(() => loadSandboxConfig(truncated)).position).toEqual({ line: 2, column: 20 });
+  });
+
+  it('names the path of every schema issue', () => {
+    const path = join(dir, 'wrong.json');
+    const config = defaultSandboxConfig() as unknown as { applications: Array<Record<string, unknown>> };
+    const [first] = config.applications;
+    if (first) {
+      first.clientId = 'demo';
+      first.production = {
+        clientId: 'svc_test_x',
+        clientSecret: 'short',
+        webhook: { secret: 'x'.repeat(16) },
+      };
+    }
+    writeFileSync(path, JSON.stringify(config));
+    const error = catchError(() => loadSandboxConfig(path));
+    expect(error.issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining([
+        'applications[0].clientId',
+        'applications[0].production.clientId',
+        'applications[0].production.clientSecret',
+      ]),
+    );
+    expect(error.message).toContain(
+      'at applications[0].production.clientId: a production client ID starting with "svc_live_"',
+    );
+  });
 });
+
+function catchError(run: () => unknown): SandboxConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SandboxConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a SandboxConfigError');
+}

@@ -1,8 +1,10 @@
-import { formatPrice, priceLine } from '../checkout/checkout-pages.js';
+import { environmentBadge, offerPrice, priceLine } from '../checkout/checkout-pages.js';
 import { html, type SafeHtml } from '../checkout/html.js';
 import type { PageOptions } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
 import type { TestNumberOutcome } from '../config/config-schema.js';
+import type { EnvironmentName } from '../environment/environment-config.js';
+import type { GoLiveReview } from '../environment/go-live-review.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
 import type { PaymentRecord } from '../payments/payment-record.js';
 
@@ -23,29 +25,42 @@ function card(title: string, content: SafeHtml): SafeHtml {
   return html`<div class="card"><h1>${title}</h1>${content}</div>`;
 }
 
+export interface DashboardView {
+  catalog: Catalog;
+  review: GoLiveReview;
+  environment: EnvironmentName;
+  apiBaseUrl: string;
+}
+
 /** GET /sandbox: what is configured, and a button per offer to pay for it in this browser. */
-export function dashboardPage(catalog: Catalog, apiBaseUrl: string): PageOptions {
+export function dashboardPage(view: DashboardView): PageOptions {
+  const { catalog, review, environment, apiBaseUrl } = view;
   const { config } = catalog;
+  const sellable = (offer: (typeof config.offers)[number]) =>
+    offer.active && offer.applications.some((clientId) => review.isLive(clientId));
   const offers = config.offers.map(
     (
       offer,
     ) => html`<section class="offer"><strong>${offer.name}</strong><span>${priceLine(offer, 'en')}</span>
 <p class="muted">${offer.type} · ${offer.offerUid} · ${offer.active ? 'active' : 'inactive'} · ${offer.operators.join(', ')}</p>
 ${
-  offer.active
+  sellable(offer)
     ? html`<form method="post" action="/sandbox/checkout"><input type="hidden" name="offerUid" value="${offer.offerUid}">
-<button type="submit">Pay ${formatPrice(offer, 'en')} in this browser</button></form>
+<button type="submit">Pay ${offerPrice(offer, 'en')} in this browser</button></form>
 <form method="post" action="/sandbox/checkout"><input type="hidden" name="offerUid" value="${offer.offerUid}">
 <input type="hidden" name="presentation" value="embedded"><button type="submit" class="secondary">Try the embedded checkout</button></form>`
     : ''
 }</section>`,
   );
-  const applications = config.applications.map(
-    (
-      app,
-    ) => html`<p><strong>${app.name}</strong><br>client ID <code>${app.clientId}</code><br>client secret <code>${app.clientSecret}</code><br>
-webhook secret <code>${app.webhook.secret}</code><br>capabilities: ${app.capabilities.join(', ') || 'none'}</p>`,
-  );
+  const applications = config.applications.map((app) => {
+    const live = review.isLive(app.clientId);
+    const approval = live
+      ? html`<br>status: live`
+      : html`<br>status: <strong>not live until approved</strong>
+<form method="post" action="/sandbox/applications/${encodeURIComponent(app.clientId)}/approve"><button type="submit" class="secondary">Approve (pass the go-live review)</button></form>`;
+    return html`<p><strong>${app.name}</strong><br>client ID <code>${app.clientId}</code><br>client secret <code>${app.clientSecret}</code><br>
+webhook secret <code>${app.webhook.secret}</code><br>capabilities: ${app.capabilities.join(', ') || 'none'}${approval}</p>`;
+  });
   const numbers = Object.entries(config.testNumbers).map(
     ([msisdn, outcome]) =>
       html`<li><bdi dir="ltr"><code>${msisdn}</code></bdi> ${OUTCOME_TEXT[outcome]}</li>`,
@@ -54,16 +69,35 @@ webhook secret <code>${app.webhook.secret}</code><br>capabilities: ${app.capabil
     (operator) =>
       html`<li>${operator.name} (<code>${operator.code}</code>): numbers ${operator.numbering.prefixes.join(', ')}; consent ${operator.consentMethods.join(', ')}</li>`,
   );
-  const body = html`<span class="badge">Sandbox: no money moves</span>
+  const body = html`${environmentBadge(environment, 'en')}
 ${card('Offers', html`${offers}`)}
-${card('Applications', html`<p class="muted">API base URL <code>${apiBaseUrl}</code></p>${applications}`)}
+${card(
+  `Applications (${environment} environment)`,
+  html`<p class="muted">API base URL and checkout host <code>${apiBaseUrl}</code></p>${applications}`,
+)}
 ${card('Operators', html`<ul>${operators}</ul><p class="muted">Any other well-formed number of these operators succeeds.</p>`)}
 ${card('Test numbers', html`<ul>${numbers}</ul>`)}
 ${card(
   'Tools',
   html`<ul><li><a href="/sandbox/inbox">SMS inbox</a></li><li><a href="/sandbox/webhooks">Webhook deliveries (JSON)</a></li><li><a href="/sandbox/subscriptions">Subscriptions (JSON)</a></li><li><a href="/sandbox/clock">Clock (JSON)</a></li><li><a href="/sandbox/chaos">Delivery chaos (JSON)</a></li><li><a href="/sandbox/config">Config (JSON)</a></li></ul>`,
 )}`;
-  return { locale: 'en', title: 'dcbkit sandbox', body };
+  return { locale: 'en', title: `dcbkit sandbox: ${environment} environment`, body };
+}
+
+// Sandbox time is UTC; a person reads "22 Nov 2026, 22:18:06 UTC" more easily than an ISO string.
+const INBOX_TIME = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: 'UTC',
+});
+
+/** How the inbox tells the two directions apart, without the operators' "MT"/"MO" jargon. */
+function smsHeading(message: SmsMessage): SafeHtml {
+  const from = html`<bdi dir="ltr">${message.from}</bdi>`;
+  const to = html`<bdi dir="ltr">${message.to}</bdi>`;
+  return message.direction === 'MT'
+    ? html`Text to the phone ${to}, from ${from}`
+    : html`Text from the phone ${from}, to ${to}`;
 }
 
 /** GET /sandbox/inbox: the SMS the mock operator carried, newest first. */
@@ -71,7 +105,7 @@ export function inboxPage(messages: SmsMessage[], msisdn: string | undefined): P
   const rows = messages.map(
     (
       message,
-    ) => html`<section class="offer"><p class="muted">${message.sentAt} · ${message.direction} · <bdi dir="ltr">${message.from}</bdi> → <bdi dir="ltr">${message.to}</bdi></p>
+    ) => html`<section class="offer"><p class="muted"><time datetime="${message.sentAt}">${INBOX_TIME.format(new Date(message.sentAt))} UTC</time> · ${smsHeading(message)}</p>
 <p>${message.text}</p></section>`,
   );
   const title = msisdn ? `SMS inbox of ${msisdn}` : 'SMS inbox';

@@ -3,6 +3,8 @@ import { ApiError } from '../api/api-error.js';
 import { apiRoute } from '../api/api-route.js';
 import { htmlReply } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
+import type { EnvironmentName } from '../environment/environment-config.js';
+import type { GoLiveReview } from '../environment/go-live-review.js';
 import { parseForm } from '../http/read-body.js';
 import { redirectReply, successReply } from '../http/reply.js';
 import type { RouteRequest, Router } from '../http/router.js';
@@ -18,21 +20,56 @@ export interface ControlDeps {
   payments: PaymentService;
   outbox: WebhookOutbox;
   sms: SmsInbox;
+  review: GoLiveReview;
+  environment: EnvironmentName;
   apiBaseUrl: string;
 }
 
 const webhookUrlBodySchema = z.strictObject({ url: z.url({ protocol: /^https?$/ }).nullable() });
 
 /**
- * Endpoints the real service does not have, all under /sandbox/: a dashboard, the SMS inbox,
- * webhook deliveries and replay, and the webhook URL of each application.
+ * Endpoints the real service does not have, all under /sandbox/ of each environment's host: a
+ * dashboard, the SMS inbox, webhook deliveries and replay, each application's webhook URL, and the
+ * go-live review of production applications.
  */
 export function addControlRoutes(router: Router, deps: ControlDeps): void {
-  const { catalog, payments, outbox, sms } = deps;
+  const { catalog, payments, outbox, sms, review, environment } = deps;
+  const knownApplication = (clientId: string | undefined) => {
+    const application = catalog.application(clientId ?? '');
+    if (!application) throw new ApiError('SBX-404', `No application ${clientId ?? ''} in ${environment}.`);
+    return application;
+  };
 
   router
     .add('GET', '/', () => redirectReply('/sandbox', 302))
-    .add('GET', '/sandbox', () => htmlReply(200, dashboardPage(catalog, deps.apiBaseUrl)))
+    .add('GET', '/sandbox', () =>
+      htmlReply(200, dashboardPage({ catalog, review, environment, apiBaseUrl: deps.apiBaseUrl })),
+    )
+    .add(
+      'POST',
+      '/sandbox/applications/:clientId/approve',
+      apiRoute((request) => {
+        const { clientId } = knownApplication(request.params.clientId);
+        review.approve(clientId);
+        // A form on the dashboard posts here too; send a person back to it.
+        if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+          return redirectReply('/sandbox');
+        }
+        return successReply(200, { clientId, environment, live: true });
+      }),
+    )
+    .add('GET', '/sandbox/applications', () =>
+      successReply(
+        200,
+        catalog.config.applications.map((app) => ({
+          clientId: app.clientId,
+          name: app.name,
+          environment,
+          live: review.isLive(app.clientId),
+          webhookUrl: outbox.webhookUrl(app.clientId),
+        })),
+      ),
+    )
     .add('GET', '/sandbox/config', () => successReply(200, catalog.config))
     .add(
       'GET',
@@ -73,8 +110,7 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
       'PUT',
       '/sandbox/applications/:clientId/webhook-url',
       apiRoute((request) => {
-        const clientId = request.params.clientId ?? '';
-        if (!catalog.application(clientId)) throw new ApiError('SBX-404', `No application ${clientId}.`);
+        const { clientId } = knownApplication(request.params.clientId);
         const { url } = readControlBody(
           request,
           webhookUrlBodySchema,
@@ -89,6 +125,24 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
         200,
         payments.list().map((record) => ({ clientId: record.clientId, ...toPaymentView(record) })),
       ),
+    )
+    .add(
+      'GET',
+      '/sandbox/payments/:paymentUid',
+      apiRoute((request) => {
+        const record = payments.find(request.params.paymentUid ?? '');
+        if (!record) throw new ApiError('SBX-404', `No payment ${request.params.paymentUid ?? ''}.`);
+        // What the checkout was created with too: test helpers pick a number the offer is sold on.
+        return successReply(200, {
+          clientId: record.clientId,
+          ...toPaymentView(record),
+          request: {
+            operator: record.request.operator ?? null,
+            prefill: record.request.prefill ?? null,
+            presentation: record.request.presentation ?? 'redirect',
+          },
+        });
+      }),
     )
     .add('GET', '/sandbox/sms', (request) => successReply(200, sms.list(smsFilter(request))))
     .add('GET', '/sandbox/inbox', (request) =>
@@ -106,6 +160,9 @@ export function addControlRoutes(router: Router, deps: ControlDeps): void {
         const clientId = offer?.applications[0];
         const application = clientId === undefined ? undefined : catalog.application(clientId);
         if (!offer || !application) throw new ApiError('SBX-400', 'Unknown offer.');
+        if (!review.isLive(application.clientId)) {
+          throw new ApiError('SBX-400', `${application.clientId} is not live until approved.`);
+        }
         const presentation = form.get('presentation') === 'embedded' ? 'embedded' : 'redirect';
         const payment = payments.create(application, {
           mode: 'HOSTED',

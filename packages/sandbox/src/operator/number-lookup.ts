@@ -1,4 +1,4 @@
-import { e164Schema } from '@dcbkit/core';
+import { e164Schema } from '@dcbkit/core/schemas';
 import {
   belongsToOperator,
   type OperatorConfig,

@@ -32,6 +32,16 @@ export class SmsInbox {
     return stored;
   }
 
+  /** Takes back messages from a state file, oldest first. */
+  restore(messages: SmsMessage[]): void {
+    this.messages.push(...messages);
+  }
+
+  /** Every message, oldest first, for the state file. */
+  all(): readonly SmsMessage[] {
+    return this.messages;
+  }
+
   /** Newest first, optionally only those to or from one number or about one payment. */
   list(filter: { msisdn?: string; paymentUid?: string } = {}): SmsMessage[] {
     return this.messages

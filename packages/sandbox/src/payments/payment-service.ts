@@ -1,5 +1,4 @@
 import type { CreatePaymentRequest, WebhookEvent } from '@dcbkit/core';
-import { ApiError } from '../api/api-error.js';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { ApplicationConfig, SandboxOffer } from '../config/config-schema.js';
@@ -9,6 +8,8 @@ import {
   type NumberLookup,
   type NumberRefusalCode,
 } from '../operator/number-lookup.js';
+import { PaymentRefusal } from '../refusals/refusals.js';
+import { RetentionQueue } from '../retention/retention-queue.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import { paymentEventPayload } from '../webhooks/event-payloads.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
@@ -43,30 +44,41 @@ export type LineCheck = AcceptedLine | Refusal<PurchaseRefusalCode>;
 /** Payments and their transitions: created, consented, charged, expired, cancelled. */
 export class PaymentService {
   private readonly payments = new Map<string, PaymentRecord>();
+  /** One-time items owned, `clientId\nsubscriberUid\nproductUid`: CAT-109 without a scan, and after the payment is freed. */
+  private readonly owned = new Set<string>();
+  /** Ended payments, freed after the config's retention. */
+  private readonly ended: RetentionQueue<string>;
 
-  constructor(private readonly options: PaymentServiceOptions) {}
+  constructor(private readonly options: PaymentServiceOptions) {
+    const seconds = options.catalog.config.retention.endedPaymentsSeconds;
+    this.ended = new RetentionQueue(seconds === null ? null : seconds * 1000);
+  }
 
   /**
    * Creates a REQUIRES_ACTION payment for a request already checked with checkCreatePaymentRequest.
-   * Throws ApiError CAT-102/104/103, SBR-104 (operator hint), SBR-102/104, RSK-101, SUB-108, CAT-109
+   * Throws PaymentRefusal CAT-102/104/103, SBR-104 (operator hint), SBR-102/104, RSK-101, SUB-108, CAT-109
    * (prefilled number).
    */
   create(application: ApplicationConfig, request: CreatePaymentRequest): PaymentRecord {
     const { catalog, clock } = this.options;
     const offer = catalog.offer(request.offerUid);
-    if (!offer) throw new ApiError('CAT-102', `Offer ${request.offerUid} not found.`);
+    if (!offer) throw new PaymentRefusal('CAT-102', `Offer ${request.offerUid} not found.`);
     if (!offer.applications.includes(application.clientId)) {
-      throw new ApiError('CAT-104', `The application is not authorised for offer ${offer.offerUid}.`);
+      throw new PaymentRefusal('CAT-104', `The application is not authorised for offer ${offer.offerUid}.`);
     }
-    if (!offer.active) throw new ApiError('CAT-103', `Offer ${offer.offerUid} is not active.`);
+    if (!offer.active) throw new PaymentRefusal('CAT-103', `Offer ${offer.offerUid} is not active.`);
     if (request.operator !== undefined && !offer.operators.includes(request.operator)) {
-      throw new ApiError('SBR-104', `Offer ${offer.offerUid} is not sold on operator ${request.operator}.`);
+      throw new PaymentRefusal(
+        'SBR-104',
+        `Offer ${offer.offerUid} is not sold on operator ${request.operator}.`,
+      );
     }
     if (request.prefill?.msisdn !== undefined) {
       const line = this.checkLine(application.clientId, offer, request.operator, request.prefill.msisdn);
-      if (!line.ok) throw new ApiError(line.code, line.message);
+      if (!line.ok) throw new PaymentRefusal(line.code, line.message);
     }
     const now = clock.now();
+    this.freeEnded(now);
     const paymentUid = newId('pay');
     const record: PaymentRecord = {
       paymentUid,
@@ -88,6 +100,34 @@ export class PaymentService {
     return record;
   }
 
+  /**
+   * Takes back payments from a state file: each is stored again, an open one expires on the clock
+   * as before, and a slow line's charge still PROCESSING is answered at once (the operator answered
+   * while the sandbox was stopped).
+   */
+  restore(records: PaymentRecord[], owned: readonly string[] = []): void {
+    const { clock } = this.options;
+    for (const key of owned) this.owned.add(key);
+    for (const record of records) {
+      this.payments.set(record.paymentUid, record);
+      if (this.hasEnded(record)) this.ended.add(record.paymentUid, clock.now().getTime());
+      if (record.status === 'REQUIRES_ACTION') {
+        clock.schedule(new Date(record.expiresAt.getTime() + 1), `expire ${record.paymentUid}`, () =>
+          this.refresh(record),
+        );
+      } else if (record.status === 'PROCESSING') {
+        clock.schedule(clock.now(), `operator answer ${record.paymentUid}`, () =>
+          this.settle(record, 'SUCCESS'),
+        );
+      }
+    }
+  }
+
+  /** Owned one-time items, for the state file. */
+  ownedKeys(): string[] {
+    return [...this.owned];
+  }
+
   /** A payment by id, with expiry applied. */
   find(paymentUid: string): PaymentRecord | undefined {
     const record = this.payments.get(paymentUid);
@@ -103,7 +143,7 @@ export class PaymentService {
   findForClient(clientId: string, paymentUid: string): PaymentRecord {
     const record = this.find(paymentUid);
     if (!record || record.clientId !== clientId)
-      throw new ApiError('PAY-107', `Payment ${paymentUid} not found.`);
+      throw new PaymentRefusal('PAY-107', `Payment ${paymentUid} not found.`);
     return record;
   }
 
@@ -111,12 +151,13 @@ export class PaymentService {
   cancel(clientId: string, paymentUid: string): PaymentRecord {
     const record = this.findForClient(clientId, paymentUid);
     if (record.status !== 'REQUIRES_ACTION') {
-      throw new ApiError(
+      throw new PaymentRefusal(
         'PAY-106',
         `Payment ${paymentUid} is ${record.status}; only REQUIRES_ACTION can be cancelled.`,
       );
     }
     record.status = 'CANCELED';
+    this.ended.add(record.paymentUid, this.options.clock.now().getTime());
     this.options.log(`payment ${paymentUid} CANCELED`);
     return record;
   }
@@ -177,6 +218,7 @@ export class PaymentService {
       this.options.clock.now().getTime() > record.expiresAt.getTime()
     ) {
       record.status = 'EXPIRED';
+      this.ended.add(record.paymentUid, this.options.clock.now().getTime());
       this.options.log(`payment ${record.paymentUid} EXPIRED`);
     }
     return record;
@@ -206,18 +248,18 @@ export class PaymentService {
   }
 
   private owns(clientId: string, subscriberUid: string, productUid: string): boolean {
-    for (const payment of this.payments.values()) {
-      if (
-        payment.status === 'SUCCEEDED' &&
-        payment.clientId === clientId &&
-        payment.subscriberUid === subscriberUid &&
-        payment.offer.type === 'NON_CONSUMABLE' &&
-        payment.offer.productUid === productUid
-      ) {
-        return true;
-      }
-    }
-    return false;
+    return this.owned.has(ownedKey(clientId, subscriberUid, productUid));
+  }
+
+  /** Ended for good: nothing more can happen to it (a subscription's payment lives on with it). */
+  private hasEnded(record: PaymentRecord): boolean {
+    if (record.status === 'SUCCEEDED') return record.offer.type !== 'SUBSCRIPTION';
+    return record.status === 'FAILED' || record.status === 'EXPIRED' || record.status === 'CANCELED';
+  }
+
+  /** Frees the payments whose retention has passed. */
+  private freeEnded(now: Date): void {
+    this.ended.sweep(now.getTime(), (paymentUid) => this.payments.delete(paymentUid));
   }
 
   private settle(record: PaymentRecord, behaviour: ChargeBehaviour): void {
@@ -248,6 +290,10 @@ export class PaymentService {
     const now = this.options.clock.now();
     record.status = 'SUCCEEDED';
     if (charged) record.orderId = newId('ord');
+    if (record.offer.type === 'NON_CONSUMABLE' && record.subscriberUid !== undefined) {
+      this.owned.add(ownedKey(record.clientId, record.subscriberUid, record.offer.productUid));
+    }
+    if (this.hasEnded(record)) this.ended.add(record.paymentUid, now.getTime());
     const events: WebhookEvent[] = [];
     if (record.offer.type === 'SUBSCRIPTION') {
       const { subscription, followUpEvents } = this.options.subscriptions.start(record);
@@ -265,6 +311,7 @@ export class PaymentService {
 
   private fail(record: PaymentRecord, failure: PaymentFailure): void {
     record.status = 'FAILED';
+    this.ended.add(record.paymentUid, this.options.clock.now().getTime());
     record.failure = failure;
     this.options.log(`payment ${record.paymentUid} FAILED ${failure.code ?? failure.reason}`);
     this.options.outbox.emit(
@@ -272,4 +319,8 @@ export class PaymentService {
       paymentEventPayload('payment.failed', record, this.options.clock.now()),
     );
   }
+}
+
+function ownedKey(clientId: string, subscriberUid: string, productUid: string): string {
+  return `${clientId}\n${subscriberUid}\n${productUid}`;
 }

@@ -1,4 +1,4 @@
-import { paymentSchema } from '@dcbkit/core';
+import { paymentSchema } from '@dcbkit/core/schemas';
 import { describe, expect, it } from 'vitest';
 import {
   apiGet,

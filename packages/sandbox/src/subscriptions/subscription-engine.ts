@@ -5,11 +5,11 @@ import type {
   WebhookEvent,
   WebhookEventName,
 } from '@dcbkit/core';
-import { ApiError } from '../api/api-error.js';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import { newId } from '../payments/ids.js';
 import type { PaymentRecord } from '../payments/payment-record.js';
+import { SubscriptionRefusal } from '../refusals/refusals.js';
 import {
   type ChargeFields,
   paymentEventPayload,
@@ -18,7 +18,7 @@ import {
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { addBillingPeriod, addDays } from './billing-period.js';
 import { chargeOutcomeOf, type RenewalOutcome, takeChargeOutcome } from './renewal-outcome.js';
-import type { SubscriptionRecord } from './subscription-record.js';
+import { isTrialRunning, type SubscriptionRecord } from './subscription-record.js';
 import { SubscriptionTasks } from './subscription-tasks.js';
 
 /** What starting a subscription produced: the record, and the events that follow payment.succeeded. */
@@ -50,6 +50,8 @@ function hasEnded(status: SubscriptionStatus): status is EndedStatus {
  */
 export class SubscriptionEngine {
   private readonly subscriptions = new Map<string, SubscriptionRecord>();
+  /** Trials ever started, `clientId\nsubscriberUid\nproductUid`: SUB-108 without a scan. */
+  private readonly trials = new Set<string>();
   private readonly tasks: SubscriptionTasks;
 
   constructor(private readonly options: SubscriptionEngineOptions) {
@@ -63,17 +65,7 @@ export class SubscriptionEngine {
 
   /** True when this subscriber of the application has had a trial of the product (SUB-108). */
   hasHadTrial(clientId: string, subscriberUid: string, productUid: string): boolean {
-    for (const subscription of this.subscriptions.values()) {
-      if (
-        subscription.clientId === clientId &&
-        subscription.subscriberUid === subscriberUid &&
-        subscription.offer.productUid === productUid &&
-        subscription.trialEndsAt !== null
-      ) {
-        return true;
-      }
-    }
-    return false;
+    return this.trials.has(trialKey(clientId, subscriberUid, productUid));
   }
 
   /**
@@ -109,6 +101,7 @@ export class SubscriptionEngine {
       endedAt: null,
     };
     this.subscriptions.set(subscription.subscriptionUid, subscription);
+    if (trial) this.trials.add(trialKey(payment.clientId, subscriberUid, offer.productUid));
     payment.subscriptionUid = subscription.subscriptionUid;
     this.schedule(subscription, periodEnd, 'period end', () => this.periodEnds(subscription));
     this.options.log(`subscription ${subscription.subscriptionUid} ${subscription.status}`);
@@ -129,6 +122,40 @@ export class SubscriptionEngine {
       });
     }
     return { subscription, followUpEvents };
+  }
+
+  /**
+   * Takes back subscriptions from a state file and puts their pending work back on the clock: the
+   * end of the trial or period, the trial reminder not yet sent at `savedAt`, the next grace retry.
+   */
+  restore(records: SubscriptionRecord[], savedAt: Date): void {
+    for (const subscription of records) {
+      this.subscriptions.set(subscription.subscriptionUid, subscription);
+      subscription.payment.subscriptionUid = subscription.subscriptionUid;
+      if (subscription.trialEndsAt !== null) {
+        this.trials.add(
+          trialKey(subscription.clientId, subscription.subscriberUid, subscription.offer.productUid),
+        );
+      }
+      const { status, grace } = subscription;
+      if (hasEnded(status)) continue;
+      if (status === 'IN_GRACE' && grace) {
+        const retry = grace.failedRetries + 1;
+        this.schedule(subscription, addDays(grace.startedAt, retry), `grace retry ${retry}`, () => {
+          if (subscription.status === 'IN_GRACE') this.charge(subscription, retry);
+        });
+        continue;
+      }
+      this.schedule(subscription, subscription.currentPeriodEnd, 'period end', () =>
+        this.periodEnds(subscription),
+      );
+      const remindAt = addDays(subscription.currentPeriodEnd, -TRIAL_REMINDER_DAYS);
+      if (isTrialRunning(subscription) && remindAt.getTime() > savedAt.getTime()) {
+        this.schedule(subscription, remindAt, 'trial reminder', () => {
+          if (subscription.status === 'TRIALING') this.emit(subscription, 'subscription.trial_will_end');
+        });
+      }
+    }
   }
 
   /** The application's subscription, or undefined (another application's is not found either). */
@@ -156,7 +183,10 @@ export class SubscriptionEngine {
     const subscription = this.getOrThrow(clientId, subscriptionUid);
     const { status } = subscription;
     if (hasEnded(status)) {
-      throw new ApiError('SUB-104', `Subscription ${subscriptionUid} has already ended (${status}).`);
+      throw new SubscriptionRefusal(
+        'SUB-104',
+        `Subscription ${subscriptionUid} has already ended (${status}).`,
+      );
     }
     if (when === 'NOW') {
       subscription.cancelAt = this.options.clock.now();
@@ -188,7 +218,7 @@ export class SubscriptionEngine {
     const subscription = this.getOrThrow(clientId, subscriptionUid);
     const { resumeTo } = subscription;
     if (subscription.status !== 'PRE_CANCELED' || resumeTo === null) {
-      throw new ApiError(
+      throw new SubscriptionRefusal(
         'SUB-105',
         `Subscription ${subscriptionUid} has no scheduled cancellation to withdraw.`,
       );
@@ -219,7 +249,7 @@ export class SubscriptionEngine {
 
   private getOrThrow(clientId: string, subscriptionUid: string): SubscriptionRecord {
     const subscription = this.get(clientId, subscriptionUid);
-    if (!subscription) throw new ApiError('SUB-101', `Subscription ${subscriptionUid} not found.`);
+    if (!subscription) throw new SubscriptionRefusal('SUB-101', `Subscription ${subscriptionUid} not found.`);
     return subscription;
   }
 
@@ -359,4 +389,8 @@ function billingPeriodOf(subscription: SubscriptionRecord) {
 
 function zero(price: Money): Money {
   return { amount: 0, currency: price.currency };
+}
+
+function trialKey(clientId: string, subscriberUid: string, productUid: string): string {
+  return `${clientId}\n${subscriberUid}\n${productUid}`;
 }

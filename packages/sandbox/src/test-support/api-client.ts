@@ -1,14 +1,17 @@
+import type { ErrorCode } from '@dcbkit/core';
 import {
   type ApiErrorBody,
   ERROR_CODES,
-  type ErrorCode,
   errorEnvelopeSchema,
   successEnvelopeSchema,
-} from '@dcbkit/core';
+} from '@dcbkit/core/schemas';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import { SANDBOX_ERROR_CODES, type SandboxErrorCode } from '../api/api-error.js';
-import type { Sandbox } from '../start-sandbox.js';
+import type { SandboxEnvironment } from '../start-sandbox.js';
+
+/** A sandbox, or one of its environments: an API base URL and the first application's credentials. */
+type ApiTarget = Pick<SandboxEnvironment, 'apiBaseUrl' | 'credentials'>;
 
 /** A JSON answer of the sandbox: status, headers and parsed body. */
 export interface JsonAnswer {
@@ -30,7 +33,7 @@ async function answer(response: Response): Promise<JsonAnswer> {
 
 /** Gets a bearer token with the given (default: the sandbox's first) credentials. */
 export async function getToken(
-  sandbox: Sandbox,
+  sandbox: ApiTarget,
   clientId = sandbox.credentials.clientId,
   clientSecret = sandbox.credentials.clientSecret,
 ): Promise<string> {
@@ -48,7 +51,7 @@ export async function getToken(
 }
 
 export async function apiGet(
-  sandbox: Sandbox,
+  sandbox: ApiTarget,
   path: string,
   token?: string,
   headers: Record<string, string> = {},
@@ -61,7 +64,7 @@ export async function apiGet(
 }
 
 export async function apiPost(
-  sandbox: Sandbox,
+  sandbox: ApiTarget,
   path: string,
   options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<JsonAnswer> {
@@ -81,7 +84,7 @@ export async function apiPost(
 
 /** A JSON request to a sandbox control endpoint (no token); a string body is sent as is. */
 export async function controlRequest(
-  sandbox: Sandbox,
+  sandbox: ApiTarget,
   method: 'POST' | 'PUT',
   path: string,
   body: unknown,
@@ -105,7 +108,7 @@ export function newIdempotencyKey(): string {
 
 /** POST /v1/payments with a fresh key unless one is given. */
 export function createPayment(
-  sandbox: Sandbox,
+  sandbox: ApiTarget,
   token: string,
   body: Record<string, unknown>,
   key: string = newIdempotencyKey(),

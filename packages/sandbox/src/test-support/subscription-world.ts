@@ -3,16 +3,17 @@ import {
   type Entitlement,
   type EntitlementStatus,
   type Payment,
-  paymentSchema,
   type Subscription,
   type SubscriptionStatus,
-  subscriptionSchema,
   type WebhookEvent,
 } from '@dcbkit/core';
+import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
 import { afterEach, expect } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import { offerDefinitionsOf } from '../config/offer-definitions.js';
 import type { Sandbox } from '../start-sandbox.js';
+import { createCheckoutDriver } from '../testing/checkout-driver.js';
+import { SandboxCheckoutError } from '../testing/checkout-error.js';
 import {
   apiGet,
   apiPost,
@@ -22,7 +23,7 @@ import {
   type JsonAnswer,
   paymentBody,
 } from './api-client.js';
-import { type BrowserPage, CheckoutBrowser } from './checkout-browser.js';
+import type { BrowserPage } from './checkout-browser.js';
 import { startTestSandbox } from './sandbox-fixture.js';
 import {
   startWebhookReceiver,
@@ -55,26 +56,21 @@ export async function stopSubscriptionWorld(world: SubscriptionWorld | undefined
 }
 
 /**
- * Completes a checkout as the subscriber of `msisdn` on mobile data: network recognition where
- * the operator has it, else the PIN the sandbox texted. A refused number's page comes back as is.
+ * Completes a checkout as the subscriber of `msisdn` on mobile data, with the published driver:
+ * network recognition where the operator has it, else the PIN the sandbox texted. A refused
+ * number's page (or a failed payment's) comes back as is.
  */
 export async function payAtCheckout(
   sandbox: Sandbox,
   checkoutUrl: string,
   msisdn: string,
 ): Promise<BrowserPage> {
-  const browser = new CheckoutBrowser(sandbox.checkoutBaseUrl);
-  const consent = await browser.submit(await browser.open(checkoutUrl), '/number', {
-    msisdn,
-    network: 'MOBILE_DATA',
-  });
-  if (consent.forms.some((form) => form.action.endsWith('/consent/header-enrichment'))) {
-    return browser.submit(consent, '/consent/header-enrichment');
+  try {
+    return (await createCheckoutDriver(sandbox).pay(checkoutUrl, { msisdn })).page;
+  } catch (error) {
+    if (error instanceof SandboxCheckoutError && error.page) return error.page;
+    throw error;
   }
-  if (!consent.forms.some((form) => form.action.endsWith('/consent/pin'))) return consent;
-  const paymentUid = new URL(checkoutUrl).pathname.split('/').at(-1) ?? '';
-  const [latest] = sandbox.sms({ paymentUid }).filter((message) => message.direction === 'MT');
-  return browser.submit(consent, '/consent/pin', { pin: latest?.text.match(/^[0-9]+/)?.[0] ?? '' });
 }
 
 export interface Subscribed {

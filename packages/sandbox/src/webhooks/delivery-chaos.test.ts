@@ -1,4 +1,6 @@
-import { eventKey, parseSignatureHeader, paymentSchema, type WebhookEvent } from '@dcbkit/core';
+import { eventKey, type WebhookEvent } from '@dcbkit/core';
+import { paymentSchema } from '@dcbkit/core/schemas';
+import { parseSignatureHeader } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChaosSettingsInput } from '../config/chaos-settings.js';
 import type { SandboxConfig } from '../config/config-schema.js';

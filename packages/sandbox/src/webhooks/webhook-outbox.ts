@@ -1,8 +1,10 @@
-import { SIGNATURE_HEADER, signWebhook, type WebhookEvent } from '@dcbkit/core';
+import { signWebhook, type WebhookEvent } from '@dcbkit/core';
+import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { ChaosSettings } from '../config/chaos-settings.js';
 import { newId } from '../payments/ids.js';
+import { RetentionQueue } from '../retention/retention-queue.js';
 import { DeliveryChaos, STALE_SIGNATURE_AGE_SECONDS } from './delivery-chaos.js';
 
 /** The spec: up to five attempts within 48 hours of the first, then dead-lettered. */
@@ -80,7 +82,13 @@ type AttemptKind = 'scheduled' | 'replay' | 'duplicate';
  * chaos is on, duplicates, holds back, delays and signs stale the way docs/sandbox.md describes.
  */
 export class WebhookOutbox {
-  private readonly deliveries: WebhookDelivery[] = [];
+  /** By id, in the order events happened. */
+  private readonly deliveries = new Map<string, WebhookDelivery>();
+  /** Each delivery's place in that order, to tell which held events a posted one overtook. */
+  private readonly sequence = new WeakMap<WebhookDelivery, number>();
+  private nextSequence = 0;
+  /** Delivered (or never posted) events, freed after the config's retention. */
+  private readonly settled: RetentionQueue<string>;
   private readonly urls = new Map<string, string | null>();
   /** The next attempt (or the release of a held event) of each pending delivery. */
   private readonly retries = new Map<string, { cancel(): void }>();
@@ -94,6 +102,8 @@ export class WebhookOutbox {
       this.urls.set(application.clientId, application.webhook.url);
     }
     this.chaos = new DeliveryChaos(options.catalog.config.chaos);
+    const seconds = options.catalog.config.retention.deliveredEventsSeconds;
+    this.settled = new RetentionQueue(seconds === null ? null : seconds * 1000);
   }
 
   chaosSettings(): ChaosSettings {
@@ -130,10 +140,11 @@ export class WebhookOutbox {
       attempts: [],
       chaos: [],
     };
-    this.deliveries.push(delivery);
+    this.track(delivery);
     const now = this.options.clock.now().getTime();
+    this.settled.sweep(now, (id) => this.free(id));
     if (this.webhookUrl(clientId) === null) {
-      delivery.status = 'NOT_POSTED';
+      this.settle(delivery, 'NOT_POSTED');
       this.options.log(`webhook ${delivery.event} ${delivery.id}: recorded, not posted (no webhook URL)`);
     } else if (this.chaos.holdForReorder()) {
       this.hold(delivery, now);
@@ -145,12 +156,37 @@ export class WebhookOutbox {
     return delivery;
   }
 
+  /**
+   * Takes back deliveries and webhook URLs from a state file: a PENDING event gets its next attempt
+   * at the time it had (at once if that passed); one held back for reordering is simply sent then.
+   */
+  restore(deliveries: WebhookDelivery[], urls: Record<string, string | null>): void {
+    for (const [clientId, url] of Object.entries(urls)) {
+      if (this.options.catalog.application(clientId)) this.urls.set(clientId, url);
+    }
+    for (const delivery of deliveries) {
+      this.track(delivery);
+      if (delivery.status === 'DELIVERED' || delivery.status === 'NOT_POSTED') {
+        this.settled.add(delivery.id, this.options.clock.now().getTime());
+      }
+      if (delivery.status !== 'PENDING') continue;
+      const at =
+        delivery.nextAttemptAt === null ? this.options.clock.now() : new Date(delivery.nextAttemptAt);
+      this.scheduleAttempt(delivery, at);
+    }
+  }
+
+  /** Every application's webhook URL in force, for the state file. */
+  webhookUrls(): Record<string, string | null> {
+    return Object.fromEntries(this.urls);
+  }
+
   list(): readonly WebhookDelivery[] {
-    return this.deliveries;
+    return [...this.deliveries.values()];
   }
 
   get(id: string): WebhookDelivery | undefined {
-    return this.deliveries.find((delivery) => delivery.id === id);
+    return this.deliveries.get(id);
   }
 
   /**
@@ -165,7 +201,7 @@ export class WebhookOutbox {
       this.retries.get(delivery.id)?.cancel();
       this.retries.delete(delivery.id);
       this.held = this.held.filter((held) => held !== delivery);
-      delivery.status = 'DELIVERED';
+      this.settle(delivery, 'DELIVERED');
       delivery.nextAttemptAt = null;
     }
     return delivery;
@@ -177,6 +213,30 @@ export class WebhookOutbox {
     for (const retry of this.retries.values()) retry.cancel();
     this.retries.clear();
     this.held = [];
+  }
+
+  private track(delivery: WebhookDelivery): void {
+    this.deliveries.set(delivery.id, delivery);
+    this.sequence.set(delivery, this.nextSequence++);
+  }
+
+  /** Nothing more will be sent unless asked: free it after the retention time. */
+  private settle(delivery: WebhookDelivery, status: 'DELIVERED' | 'NOT_POSTED'): void {
+    const wasSettled = delivery.status === 'DELIVERED' || delivery.status === 'NOT_POSTED';
+    delivery.status = status;
+    if (!wasSettled) this.settled.add(delivery.id, this.options.clock.now().getTime());
+  }
+
+  /** Forgets a settled event (a replay since may have left it pending or dead-lettered: then kept). */
+  private free(id: string): void {
+    const delivery = this.deliveries.get(id);
+    if (
+      delivery &&
+      (delivery.status === 'DELIVERED' || delivery.status === 'NOT_POSTED') &&
+      !this.retries.has(id)
+    ) {
+      this.deliveries.delete(id);
+    }
   }
 
   /** Holds an event back until a later event of its application has been posted, or for reorderHoldSeconds. */
@@ -202,9 +262,9 @@ export class WebhookOutbox {
 
   /** Once an event has been posted, the events held back before it go, newest first. */
   private releaseOvertaken(posted: WebhookDelivery): void {
-    const position = this.deliveries.indexOf(posted);
+    const position = this.sequence.get(posted) ?? 0;
     const overtaken = this.held.filter(
-      (held) => held.clientId === posted.clientId && this.deliveries.indexOf(held) < position,
+      (held) => held.clientId === posted.clientId && (this.sequence.get(held) ?? 0) < position,
     );
     this.release(overtaken.reverse());
   }
@@ -225,12 +285,12 @@ export class WebhookOutbox {
     if (this.closing.signal.aborted) return;
     if (!attempt) {
       // The URL was removed since the event happened.
-      delivery.status = 'NOT_POSTED';
+      this.settle(delivery, 'NOT_POSTED');
       return;
     }
     this.releaseOvertaken(delivery);
     if (attempt.ok) {
-      delivery.status = 'DELIVERED';
+      this.settle(delivery, 'DELIVERED');
       if (this.chaos.duplicate()) {
         this.options.clock.schedule(this.options.clock.now(), `duplicate webhook ${delivery.id}`, () =>
           this.attempt(delivery, 'duplicate'),

@@ -1,0 +1,211 @@
+import { createClient } from '@dcbkit/core';
+import { paymentSchema } from '@dcbkit/core/schemas';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../start-sandbox.js';
+import {
+  apiGet,
+  apiPost,
+  createPayment,
+  dataOf,
+  expectApiError,
+  getToken,
+  paymentBody,
+} from '../test-support/api-client.js';
+import { CheckoutBrowser } from '../test-support/checkout-browser.js';
+import { startTestSandbox } from '../test-support/sandbox-fixture.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
+import { createCheckoutDriver } from '../testing/checkout-driver.js';
+
+let sandbox: Sandbox;
+const receivers: WebhookReceiver[] = [];
+afterEach(async () => {
+  await sandbox.close();
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+});
+
+function tokenAnswer(baseUrl: string, clientId: string, clientSecret: string) {
+  return fetch(`${baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret,
+    }),
+  });
+}
+
+describe('two environments, two deployments', () => {
+  it('each has its own API base, checkout host, client ID prefix and credentials', async () => {
+    sandbox = await startTestSandbox();
+    const { sandbox: test, production: live } = sandbox.environments;
+    expect(test.apiBaseUrl).toBe(sandbox.apiBaseUrl);
+    expect(test.credentials).toEqual(sandbox.credentials);
+    expect(live.apiBaseUrl).not.toBe(test.apiBaseUrl);
+    expect(live.checkoutBaseUrl).not.toBe(test.checkoutBaseUrl);
+    expect([test.clientIdPrefix, live.clientIdPrefix]).toEqual(['svc_test_', 'svc_live_']);
+    expect(test.credentials.clientId).toMatch(/^svc_test_/);
+    expect(live.credentials).toEqual({
+      clientId: 'svc_live_demo',
+      clientSecret: 'production-demo-client-secret',
+      webhookSecret: 'whsec_production_demo_secret',
+    });
+  });
+
+  it('production is not live until approved; the control action passes the go-live review', async () => {
+    sandbox = await startTestSandbox();
+    const live = sandbox.environments.production;
+    expect(live.isLive()).toBe(false);
+    expect(sandbox.environments.sandbox.isLive()).toBe(true);
+    const refused = await tokenAnswer(
+      live.apiBaseUrl,
+      live.credentials.clientId,
+      live.credentials.clientSecret,
+    );
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({
+      success: false,
+      error: { code: 'ATH-001', message: expect.stringContaining('not live until approved') },
+    });
+    const approved = await apiPost(live, `/sandbox/applications/${live.credentials.clientId}/approve`);
+    expect(approved.body).toEqual({
+      success: true,
+      data: { clientId: 'svc_live_demo', environment: 'production', live: true },
+    });
+    expect(live.isLive()).toBe(true);
+    const issued = await tokenAnswer(
+      live.apiBaseUrl,
+      live.credentials.clientId,
+      live.credentials.clientSecret,
+    );
+    expect(issued.status).toBe(200);
+    expect(((await issued.json()) as { access_token: string }).access_token).toMatch(/^live_at_/);
+    expectApiError(await apiPost(live, '/sandbox/applications/svc_live_nobody/approve'), 'SBX-404');
+  });
+
+  it('credentials and tokens never cross environments', async () => {
+    sandbox = await startTestSandbox();
+    const { sandbox: test, production: live } = sandbox.environments;
+    live.approve();
+    // Each environment's credentials get no token from the other one.
+    const testAtLive = await tokenAnswer(
+      live.apiBaseUrl,
+      test.credentials.clientId,
+      test.credentials.clientSecret,
+    );
+    const liveAtTest = await tokenAnswer(
+      test.apiBaseUrl,
+      live.credentials.clientId,
+      live.credentials.clientSecret,
+    );
+    expect([testAtLive.status, liveAtTest.status]).toEqual([401, 401]);
+    // A sandbox token cannot reach production, nor a production token the sandbox.
+    const testToken = await getToken(test);
+    const liveToken = await getToken(live);
+    expectApiError(await apiGet(live, '/v1/capabilities?countryCode=TN', testToken), 'ATH-002');
+    expectApiError(await apiGet(test, '/v1/capabilities?countryCode=TN', liveToken), 'ATH-002');
+    expect((await apiGet(live, '/v1/capabilities?countryCode=TN', liveToken)).status).toBe(200);
+    // A payment of one environment is not found in the other.
+    const created = dataOf(
+      await createPayment(live, liveToken, paymentBody('offer_day_pass')),
+      paymentSchema,
+    );
+    expect(created.checkoutUrl).toBe(`${live.checkoutBaseUrl}/c/${created.paymentUid}`);
+    expectApiError(await apiGet(test, `/v1/payments/${created.paymentUid}`, testToken), 'PAY-107');
+    const checkoutOnTestHost = await fetch(`${test.checkoutBaseUrl}/c/${created.paymentUid}`);
+    expect(checkoutOnTestHost.status).toBe(404);
+  });
+
+  it('each posts to its own webhook URL, signed with its own secret; pages say no money moves', async () => {
+    const testReceiver = await startWebhookReceiver();
+    const liveReceiver = await startWebhookReceiver();
+    receivers.push(testReceiver, liveReceiver);
+    sandbox = await startTestSandbox({
+      webhookUrl: testReceiver.url,
+      production: { webhookUrl: liveReceiver.url },
+    });
+    const { sandbox: test, production: live } = sandbox.environments;
+    live.approve();
+    for (const env of [test, live]) {
+      const token = await getToken(env);
+      const payment = dataOf(await createPayment(env, token, paymentBody('offer_day_pass')), paymentSchema);
+      const page = await (await fetch(payment.checkoutUrl)).text();
+      expect(page).toContain(
+        env.name === 'production' ? 'Production (emulated): no money moves' : 'Sandbox: no money moves',
+      );
+      await createCheckoutDriver(env).pay(payment.checkoutUrl);
+    }
+    await sandbox.deliverDue();
+    expect(testReceiver.verifiedEvents(test.credentials.webhookSecret).map((event) => event.event)).toEqual([
+      'payment.succeeded',
+    ]);
+    expect(liveReceiver.verifiedEvents(live.credentials.webhookSecret).map((event) => event.event)).toEqual([
+      'payment.succeeded',
+    ]);
+    expect(() => liveReceiver.verifiedEvents(test.credentials.webhookSecret)).toThrow();
+    expect(live.webhooks()).toHaveLength(1);
+    expect(sandbox.webhooks()).toHaveLength(1);
+  });
+});
+
+describe("core's client and its environment guard, end to end", () => {
+  it('a production client works once approved; crossed credentials are refused before or at the token', async () => {
+    sandbox = await startTestSandbox();
+    const { sandbox: test, production: live } = sandbox.environments;
+    const production = createClient({
+      environment: 'production',
+      baseUrl: live.apiBaseUrl,
+      ...live.credentials,
+    });
+    const params = {
+      mode: 'HOSTED',
+      offerUid: 'offer_day_pass',
+      returnUrl: 'https://partner.example/r',
+    } as const;
+    await expect(production.payments.create(params)).rejects.toMatchObject({
+      code: 'token_refused',
+      httpStatus: 401,
+    });
+    live.approve();
+    const payment = await production.payments.create(params);
+    expect(payment.checkoutUrl.startsWith(`${live.checkoutBaseUrl}/c/`)).toBe(true);
+    await createCheckoutDriver(live).pay(payment.checkoutUrl, { method: 'PIN' });
+    await expect(production.payments.retrieve(payment.paymentUid)).resolves.toMatchObject({
+      status: 'SUCCEEDED',
+    });
+
+    // The client's guard: a sandbox client ID never goes out as a production one, nor the reverse.
+    expect(() =>
+      createClient({ environment: 'production', baseUrl: live.apiBaseUrl, ...test.credentials }),
+    ).toThrow(/svc_test_/);
+    expect(() =>
+      createClient({ environment: 'sandbox', baseUrl: test.apiBaseUrl, ...live.credentials }),
+    ).toThrow(/svc_live_/);
+    // Right environment, wrong deployment: the production host does not know sandbox credentials.
+    const misdirected = createClient({
+      environment: 'sandbox',
+      baseUrl: live.apiBaseUrl,
+      ...test.credentials,
+    });
+    await expect(misdirected.payments.retrieve(payment.paymentUid)).rejects.toMatchObject({
+      code: 'token_refused',
+    });
+  });
+});
+
+describe('the production dashboard', () => {
+  it('shows the go-live state, approves from a form, and only then sells in this browser', async () => {
+    sandbox = await startTestSandbox();
+    const live = sandbox.environments.production;
+    const browser = new CheckoutBrowser(live.apiBaseUrl);
+    const before = await browser.open(`${live.apiBaseUrl}/sandbox`);
+    expect(before.html).toContain('Production (emulated): no money moves');
+    expect(before.html).toContain('not live until approved');
+    expect(before.forms.some((form) => form.action === '/sandbox/checkout')).toBe(false);
+    const after = await browser.submit(before, '/sandbox/applications/svc_live_demo/approve');
+    expect(after.url).toBe(`${live.apiBaseUrl}/sandbox`);
+    expect(after.html).toContain('status: live');
+    expect(after.forms.filter((form) => form.action === '/sandbox/checkout').length).toBeGreaterThan(0);
+    expect(live.isLive()).toBe(true);
+  });
+});
