@@ -1,4 +1,4 @@
-import type { PartnerRouteHandlers, PartnerRoutes, RouteView } from '@dcbkit/core';
+import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
 import { gateAnswer, type PartnerAction, runPartnerRoute } from '@dcbkit/core/node';
 import type { Request, RequestHandler, Response } from 'express';
 import { writeAnswer } from './write-answer.js';
@@ -9,6 +9,11 @@ export interface ExpressRoutesOptions {
   accountKey: (req: Request) => string | undefined | Promise<string | undefined>;
   /** Render a view yourself (HTML pages); default: the view as JSON. */
   render?: (view: RouteView, req: Request, res: Response) => void | Promise<void>;
+  /**
+   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
+   * what to answer, `error.message` a sentence for the browser. Default: small JSON.
+   */
+  renderError?: (error: DcbError<RouteErrorCode>, req: Request, res: Response) => void | Promise<void>;
   /** Where requireAccess sends someone without access; default: answer 403. */
   offersPage?: string;
 }
@@ -28,14 +33,18 @@ export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOp
  * app.get('/premium', dcb.requireAccess('premium'), showPremium);
  */
 export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoutes {
-  const { routes, render } = options;
+  const { routes, render, renderError } = options;
 
   const handle =
     (action: PartnerAction): RequestHandler =>
     (req, res, next) => {
       const sources = { req, query: req.query, parsedBody: req.body, params: req.params };
       runPartnerRoute(action, options.accountKey(req), sources)
-        .then(({ answer, view }) => (view && render ? render(view, req, res) : writeAnswer(res, answer)))
+        .then(({ answer, view, refusal }) => {
+          if (view && render) return render(view, req, res);
+          if (refusal && renderError) return renderError(refusal, req, res);
+          return writeAnswer(res, answer);
+        })
         .catch(next);
     };
 

@@ -1,4 +1,4 @@
-import type { PartnerRouteHandlers, PartnerRoutes, RouteView } from '@dcbkit/core';
+import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
 import { gateAnswer, type PartnerAction, runPartnerRoute } from '@dcbkit/core/node';
 import type { Context, Middleware, Next } from 'koa';
 import { writeAnswer } from './write-answer.js';
@@ -9,6 +9,11 @@ export interface KoaRoutesOptions {
   accountKey: (ctx: Context) => string | undefined | Promise<string | undefined>;
   /** Render a view yourself (HTML pages); default: the view as JSON. */
   render?: (view: RouteView, ctx: Context) => void | Promise<void>;
+  /**
+   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
+   * what to answer, `error.message` a sentence for the browser. Default: small JSON.
+   */
+  renderError?: (error: DcbError<RouteErrorCode>, ctx: Context) => void | Promise<void>;
   /** Where requireAccess sends someone without access; default: answer 403. */
   offersPage?: string;
 }
@@ -29,7 +34,7 @@ export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['accou
  * router.get('/premium', dcb.requireAccess('premium'), showPremium);
  */
 export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
-  const { routes, render } = options;
+  const { routes, render, renderError } = options;
 
   const handle =
     (action: PartnerAction): Middleware =>
@@ -37,8 +42,9 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
       const params = (ctx as Context & { params?: Record<string, string> }).params;
       const parsedBody = (ctx.request as { body?: unknown }).body;
       const sources = { req: ctx.req, query: ctx.query, parsedBody, params };
-      const { answer, view } = await runPartnerRoute(action, options.accountKey(ctx), sources);
+      const { answer, view, refusal } = await runPartnerRoute(action, options.accountKey(ctx), sources);
       if (view && render) await render(view, ctx);
+      else if (refusal && renderError) await renderError(refusal, ctx);
       else writeAnswer(ctx, answer);
     };
 

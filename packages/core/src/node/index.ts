@@ -8,6 +8,7 @@ export {
   answerForError,
   answerForResult,
 } from '../routes/http-answer.js';
+export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js';
 export { collectFields, type FieldSources, MAX_FORM_BYTES } from './collect-fields.js';
 export { handleNodeWebhook, type NodeWebhookRequest } from './handle-node-webhook.js';
 export type { RawBodyErrorCode } from './raw-body-error.js';

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { DcbError } from '../errors/dcb-error.js';
 import {
   answerForDeniedAccess,
   answerForError,
@@ -6,6 +7,7 @@ import {
   type HttpAnswer,
 } from '../routes/http-answer.js';
 import type { PartnerRoutes, RouteInput } from '../routes/partner-routes.js';
+import { isRouteError, type RouteErrorCode } from '../routes/route-error.js';
 import type { RouteResult, RouteView } from '../routes/route-result.js';
 import type { RequestOrigin } from '../routes/same-origin.js';
 import { collectFields, type FieldSources } from './collect-fields.js';
@@ -13,8 +15,15 @@ import { collectFields, type FieldSources } from './collect-fields.js';
 /** One of the partner routes (checkout, return, cancel, resume), as runPartnerRoute runs it. */
 export type PartnerAction = (input: RouteInput) => Promise<RouteResult>;
 
-/** What an adapter writes back: always an answer; for a view, also the view, for an app that renders it itself. */
-export type PartnerRouteOutcome = { answer: HttpAnswer; view?: RouteView };
+/**
+ * What an adapter writes back: always an answer; for a view, also the view, and for a refusal,
+ * also the error, for an app that renders its own pages.
+ */
+export type PartnerRouteOutcome = {
+  answer: HttpAnswer;
+  view?: RouteView;
+  refusal?: DcbError<RouteErrorCode>;
+};
 
 /**
  * One partner route on a Node request, for any framework: collects the fields, runs the route
@@ -37,8 +46,8 @@ export async function runPartnerRoute(
     return result.type === 'view' ? { answer, view: result.view } : { answer };
   } catch (error) {
     const answer = answerForError(error);
-    if (answer === undefined) throw error;
-    return { answer };
+    if (answer === undefined || !isRouteError(error)) throw error;
+    return { answer, refusal: error };
   }
 }
 

@@ -11,23 +11,31 @@ export interface RequestOrigin {
 }
 
 /**
- * Refuses a request that a browser says came from another site. Browsers send `Sec-Fetch-Site`
- * (all current ones) or at least `Origin` on every cross-origin POST; a request with neither is
- * not a browser's cross-site request (a server, a test, a very old browser) and passes here: the
- * form token still guards form posts.
+ * True when a browser says the request came from another site. Every current browser sends
+ * `Sec-Fetch-Site`, and it is trusted first: `Origin` may read `null` on a same-origin form post
+ * under `Referrer-Policy: no-referrer`. Without it, `Origin` decides (`null` then counts as another
+ * site). A request with neither is not a browser's cross-site request (a server, a test, a very
+ * old browser): the form token still guards form posts.
  */
+export function isCrossSiteRequest(
+  request: RequestOrigin | undefined,
+  allowedOrigins: ReadonlySet<string>,
+): boolean {
+  const origin = request?.origin || undefined;
+  const site = request?.secFetchSite?.toLowerCase();
+  if (site !== undefined) {
+    if (site === 'same-origin' || site === 'none') return false;
+    return !(origin !== undefined && allowedOrigins.has(origin));
+  }
+  return origin !== undefined && !allowedOrigins.has(origin);
+}
+
+/** Throws `cross_site_request` for what isCrossSiteRequest refuses. */
 export function assertSameOrigin(
   request: RequestOrigin | undefined,
   allowedOrigins: ReadonlySet<string>,
 ): void {
-  const site = request?.secFetchSite?.toLowerCase();
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    if (!(request?.origin && allowedOrigins.has(request.origin))) throw crossSite();
+  if (isCrossSiteRequest(request, allowedOrigins)) {
+    throw routeError('cross_site_request', 'This request came from another site; it was refused.');
   }
-  const origin = request?.origin;
-  if (origin !== undefined && origin !== '' && !allowedOrigins.has(origin)) throw crossSite();
-}
-
-function crossSite() {
-  return routeError('cross_site_request', 'This request came from another site; it was refused.');
 }
