@@ -7,6 +7,7 @@ export const DEFAULT_PORT = 4010;
 
 export const CLI_HELP = `Usage: dcbkit-sandbox [--port ${DEFAULT_PORT}] [--production-port PORT+1] [--host 127.0.0.1]
                       [--config FILE] [--state FILE] [--webhook-url URL] [--production-webhook-url URL]
+                      [--control-token TOKEN]
 
 Runs a local emulator of the hosted carrier-billing service, in both environments: the sandbox
 (svc_test_ credentials) and an emulated production (svc_live_ credentials, live once approved).
@@ -14,7 +15,10 @@ API, checkout host, mock operator (no money moves), signed webhooks. Open the pr
 to pay for an offer in a browser.
   --port                    sandbox environment port (default: $PORT, else ${DEFAULT_PORT}; 0 picks a free one)
   --production-port         production environment port (default: the sandbox port + 1, or free with 0)
-  --host                    address to listen on (default 127.0.0.1; 0.0.0.0 to reach it from a phone)
+  --host                    address to listen on (default 127.0.0.1; 0.0.0.0 to reach it from a phone,
+                            which needs a control token)
+  --control-token           required on the control endpoints (/sandbox/…) (default:
+                            $DCBKIT_SANDBOX_CONTROL_TOKEN); needed to listen beyond loopback
   --config                  a JSON config file (default: the built-in demo config); its JSON Schema is
                             @dcbkit/sandbox/config-schema.json
   --state                   keep payments, subscriptions, clock and events in this file across restarts
@@ -36,6 +40,7 @@ export interface CliArgs {
   statePath?: string;
   webhookUrl?: string;
   productionWebhookUrl?: string;
+  controlToken?: string;
 }
 
 const webhookUrlSchema = z.url({ protocol: /^https?$/ });
@@ -91,7 +96,14 @@ export function parseCliArgs(
     ...(values['production-webhook-url'] !== undefined
       ? { productionWebhookUrl: urlOf(values['production-webhook-url'], '--production-webhook-url') }
       : {}),
+    ...controlTokenOf(values['control-token'] ?? env.DCBKIT_SANDBOX_CONTROL_TOKEN),
   };
+}
+
+function controlTokenOf(value: string | undefined): { controlToken?: string } {
+  if (value === undefined || value === '') return {};
+  if (value.length < 16) throw new CliUsageError('--control-token must be at least 16 characters.');
+  return { controlToken: value };
 }
 
 function parse(argv: string[]) {
@@ -107,6 +119,7 @@ function parse(argv: string[]) {
       state: { type: 'string' },
       'webhook-url': { type: 'string' },
       'production-webhook-url': { type: 'string' },
+      'control-token': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
     },
@@ -114,8 +127,10 @@ function parse(argv: string[]) {
 }
 
 /** What the CLI prints once the sandbox listens: where each environment is and its credentials. */
-export function startupBanner(sandbox: Sandbox): string {
+export function startupBanner(sandbox: Sandbox, controlToken?: string): string {
   const lines = ['dcbkit sandbox is running (mock operator: no money moves)'];
+  // With a control token, the dashboard link carries it once; the page then keeps it in a cookie.
+  const entry = controlToken === undefined ? '' : `?control_token=${encodeURIComponent(controlToken)}`;
   for (const env of [sandbox.environments.sandbox, sandbox.environments.production]) {
     const webhookUrl = env.webhookUrl();
     lines.push(
@@ -125,7 +140,7 @@ export function startupBanner(sandbox: Sandbox): string {
         : `Production environment (emulated; ${env.isLive() ? 'live' : 'not live until approved: use the dashboard'})`,
       `  API base URL       ${env.apiBaseUrl}`,
       `  Checkout base URL  ${env.checkoutBaseUrl}`,
-      `  Dashboard          ${env.apiBaseUrl}/sandbox`,
+      `  Dashboard          ${env.apiBaseUrl}/sandbox${entry}`,
       `  Client ID          ${env.credentials.clientId}`,
       `  Client secret      ${env.credentials.clientSecret}`,
       `  Webhook secret     ${env.credentials.webhookSecret}`,

@@ -22,6 +22,12 @@ export interface StartSandboxOptions {
   port?: number;
   /** Address to listen on. Default 127.0.0.1: the sandbox is for this machine. */
   host?: string;
+  /**
+   * Required on the control endpoints (`/sandbox/…`, which show the secrets and the PINs and can
+   * redirect webhooks) when set. Listening beyond loopback without one is refused: anyone on the
+   * network could otherwise read the webhook secret.
+   */
+  controlToken?: string;
   /** A config object, a path to a JSON config file, or nothing for the default config. */
   config?: SandboxConfig | SandboxConfigInput | string;
   /** The clock everything runs on. Default: real time. Tests pass `createClock({ frozen: true })`. */
@@ -169,6 +175,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   const clock =
     options.statePath === undefined ? baseClock : observedClock(baseClock, () => keeper?.changed());
   const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackAddress(host) && !options.controlToken) {
+    throw new SandboxConfigError(
+      `Listening on ${host} would open the control endpoints (/sandbox/…: the secrets, the PINs, webhook redirection) to the network: set a control token (--control-token or DCBKIT_SANDBOX_CONTROL_TOKEN).`,
+    );
+  }
   const port = options.port ?? 0;
   const productionPort = options.production?.port ?? (port === 0 ? 0 : port + 1);
   const sms = new SmsInbox(clock, log);
@@ -182,6 +193,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     signatureTime: options.signatureTime ?? (() => new Date()),
     log,
     holdPaymentCreation: options.holdPaymentCreation,
+    controlToken: options.controlToken,
   };
   const sandboxConfig = withWebhookUrl(configForEnvironment(config, 'sandbox'), options.webhookUrl);
   const productionConfig = withWebhookUrl(
@@ -340,4 +352,8 @@ function environmentView(env: RunningEnvironment): SandboxEnvironment {
       env.outbox.setWebhookUrl(known(clientId), url);
     },
   };
+}
+
+function isLoopbackAddress(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

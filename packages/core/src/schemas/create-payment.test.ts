@@ -73,3 +73,21 @@ describe('checkCreatePaymentRequest', () => {
     expect(codesOf(null)).toEqual(['VAL-002 ']);
   });
 });
+
+describe('metadata bounds', () => {
+  const base = { mode: 'HOSTED', offerUid: 'off_1', returnUrl: 'https://partner.example/return' };
+
+  it('refuses metadata nested thousands deep as VAL-002, without overflowing the stack', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 3_000; i++) deep = { inner: deep };
+    const check = checkCreatePaymentRequest({ ...base, metadata: deep });
+    expect(check).toMatchObject({ ok: false, issues: [{ code: 'VAL-002', path: 'metadata' }] });
+  });
+
+  it('refuses metadata larger than 8 KiB as JSON, and accepts five levels', () => {
+    const large = checkCreatePaymentRequest({ ...base, metadata: { note: 'x'.repeat(9_000) } });
+    expect(large).toMatchObject({ ok: false, issues: [{ code: 'VAL-002', path: 'metadata' }] });
+    const fine = checkCreatePaymentRequest({ ...base, metadata: { a: { b: { c: { d: 'e' } } } } });
+    expect(fine.ok).toBe(true);
+  });
+});

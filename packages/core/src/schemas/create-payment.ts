@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { e164Schema, METADATA_MAX_KEYS, metadataSchema } from './primitives.js';
+import { e164Schema, METADATA_MAX_KEYS, metadataProblem, metadataSchema } from './primitives.js';
 
 export const presentationSchema = z.enum(['redirect', 'embedded']);
 export type Presentation = z.infer<typeof presentationSchema>;
@@ -26,6 +26,10 @@ export const createPaymentRequestSchema = z
     metadata: metadataSchema
       .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
         message: `at most ${METADATA_MAX_KEYS} keys`,
+      })
+      .superRefine((value, ctx) => {
+        const problem = metadataProblem(value);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
       })
       .optional(),
   })

@@ -28,6 +28,25 @@ function isPlainObject(value: unknown): value is Metadata {
 export const echoedMetadataSchema = z.custom<Metadata>(isPlainObject, 'an object');
 
 export const METADATA_MAX_KEYS = 20;
+/** dcbkit's bounds (the spec gives only the key count): deep or huge metadata is refused as VAL-002. */
+export const METADATA_MAX_DEPTH = 5;
+export const METADATA_MAX_BYTES = 8 * 1024;
+
+/**
+ * What is wrong with metadata beyond its key count, or undefined. Walks without recursion, so a
+ * body nested thousands deep is refused here instead of overflowing the stack later.
+ */
+export function metadataProblem(metadata: Metadata): string | undefined {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value: metadata, depth: 1 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop() as { value: unknown; depth: number };
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > METADATA_MAX_DEPTH) return `nested more than ${METADATA_MAX_DEPTH} levels deep`;
+    for (const child of Object.values(value)) pending.push({ value: child, depth: depth + 1 });
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(metadata), 'utf8');
+  return bytes > METADATA_MAX_BYTES ? `larger than ${METADATA_MAX_BYTES} bytes as JSON` : undefined;
+}
 
 /** E.164: a plus sign, a non-zero digit, at most 15 digits in all. */
 export const e164Schema = z.string().regex(/^\+[1-9][0-9]{1,14}$/, 'an E.164 number such as "+21620000000"');

@@ -9,6 +9,7 @@ import type { SandboxRefusal } from '../refusals/refusals.js';
  */
 export const SANDBOX_ERROR_CODES = {
   'SBX-400': { httpStatus: 400, meaning: 'invalid request to a sandbox control endpoint' },
+  'SBX-401': { httpStatus: 401, meaning: 'the control endpoints need the sandbox control token' },
   'SBX-404': { httpStatus: 404, meaning: 'no such route' },
   'SBX-405': { httpStatus: 405, meaning: 'method not allowed on this route' },
   'SBX-500': { httpStatus: 500, meaning: 'the sandbox failed; see its log' },

@@ -168,6 +168,24 @@ describe('Idempotency-Key', () => {
     expect(await paymentCount()).toBe(1);
   });
 
+  it('refuses metadata nested thousands deep as VAL-002; a retry with the same key creates nothing', async () => {
+    sandbox = await startTestSandbox();
+    let deep = '{}';
+    for (let i = 0; i < 3_000; i++) deep = `{"inner":${deep}}`;
+    const rawBody = `{"mode":"HOSTED","offerUid":"offer_day_pass","returnUrl":"https://partner.example/return","metadata":${deep}}`;
+    const key = newIdempotencyKey();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const answer = await apiPost(sandbox, '/v1/payments', {
+        token: await getToken(sandbox),
+        rawBody,
+        headers: { 'idempotency-key': key },
+      });
+      expectApiError(answer, 'VAL-002');
+    }
+    expect(await paymentCount()).toBe(0);
+    expect((await apiGet(sandbox, '/sandbox/payments')).status).toBe(200);
+  });
+
   it('creates anew once the 24 hours have passed', async () => {
     sandbox = await startTestSandbox();
     const token = await getToken(sandbox);

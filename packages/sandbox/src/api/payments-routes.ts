@@ -35,16 +35,19 @@ export function createPaymentRoute(deps: PaymentRoutesDeps) {
     if (claim.kind === 'replay') {
       return { ...claim.reply, headers: { ...claim.reply.headers, 'idempotent-replayed': 'true' } };
     }
+    let record: ReturnType<typeof deps.payments.create>;
     try {
       await deps.whileCreating();
-      const record = deps.payments.create(application, check.value);
-      const reply = successReply(201, toPaymentView(record));
-      deps.idempotency.complete(application.clientId, key, reply);
-      return reply;
+      record = deps.payments.create(application, check.value);
     } catch (error) {
+      // Nothing was created: a retry with the same key may try again.
       deps.idempotency.release(application.clientId, key);
       throw error;
     }
+    // The payment exists from here on: its key is never released, so no retry creates a second one.
+    const reply = successReply(201, toPaymentView(record));
+    deps.idempotency.complete(application.clientId, key, reply);
+    return reply;
   };
 }
 

@@ -46,13 +46,14 @@ export async function runCli(io: CliIo): Promise<CliResult> {
       ...(args.config !== undefined ? { config: args.config } : {}),
       ...(args.statePath !== undefined ? { statePath: args.statePath } : {}),
       ...(args.webhookUrl !== undefined ? { webhookUrl: args.webhookUrl } : {}),
+      ...(args.controlToken !== undefined ? { controlToken: args.controlToken } : {}),
       production: {
         ...(args.productionPort !== undefined ? { port: args.productionPort } : {}),
         ...(args.productionWebhookUrl !== undefined ? { webhookUrl: args.productionWebhookUrl } : {}),
       },
       log: (line) => io.out(`[sandbox ${new Date().toISOString()}] ${line}`),
     });
-    io.out(startupBanner(sandbox));
+    io.out(startupBanner(sandbox, args.controlToken));
     return { sandbox };
   } catch (error) {
     if (error instanceof SandboxPortInUseError) return fail(EXIT_CODES.PORT_IN_USE, error.message);

@@ -51,6 +51,8 @@ export interface StartEnvironmentOptions {
   holdPaymentCreation: (() => Promise<void>) | undefined;
   /** Told after every request, so a state file can be saved. */
   onRequest?: () => void;
+  /** Required on the control endpoints when set (see controlAccess). */
+  controlToken?: string | undefined;
 }
 
 /** One environment of the service on its own listener: API, checkout host and control endpoints. */
@@ -138,7 +140,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   addChaosRoutes(router, outbox);
   addSubscriptionControlRoutes(router, subscriptions);
   addFaviconRoute(router);
-  const listener = createRequestListener(router, log);
+  const listener = createRequestListener(router, log, options.controlToken);
   server.on('request', (request, response) => {
     void listener(request, response).finally(() => options.onRequest?.());
   });

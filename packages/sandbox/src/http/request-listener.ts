@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, errorReply } from '../api/api-error.js';
+import { controlAccess } from './control-access.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import type { Reply } from './reply.js';
 import type { Router } from './router.js';
@@ -7,11 +8,12 @@ import type { Router } from './router.js';
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Turns the router into a node:http listener: routing, body reading, errors, writing the reply. */
-export function createRequestListener(router: Router, log: (line: string) => void) {
+export function createRequestListener(router: Router, log: (line: string) => void, controlToken?: string) {
+  const guard = controlAccess(controlToken);
   return async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     let reply: Reply;
     try {
-      reply = await dispatch(router, request);
+      reply = await dispatch(router, request, guard);
     } catch (error) {
       log(
         `sandbox error on ${request.method} ${request.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
@@ -23,10 +25,19 @@ export function createRequestListener(router: Router, log: (line: string) => voi
   };
 }
 
-async function dispatch(router: Router, request: IncomingMessage): Promise<Reply> {
+async function dispatch(
+  router: Router,
+  request: IncomingMessage,
+  guard: ReturnType<typeof controlAccess>,
+): Promise<Reply> {
   const method = request.method ?? 'GET';
   // Only the path and query matter; the host part is never trusted or used.
   const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+  const refused = guard(url, request.headers);
+  if (refused) {
+    request.resume();
+    return refused;
+  }
   const match = router.match(method, url.pathname);
   if (match.kind === 'not-found') {
     request.resume();

@@ -146,9 +146,12 @@ export class SubscriptionEngine {
         });
         continue;
       }
-      this.schedule(subscription, subscription.currentPeriodEnd, 'period end', () =>
-        this.periodEnds(subscription),
-      );
+      // A cancellation in grace ends at its own cancelAt, after the period it no longer renews.
+      const endsAt =
+        status === 'PRE_CANCELED'
+          ? (subscription.cancelAt ?? subscription.currentPeriodEnd)
+          : subscription.currentPeriodEnd;
+      this.schedule(subscription, endsAt, 'period end', () => this.periodEnds(subscription));
       const remindAt = addDays(subscription.currentPeriodEnd, -TRIAL_REMINDER_DAYS);
       if (isTrialRunning(subscription) && remindAt.getTime() > savedAt.getTime()) {
         this.schedule(subscription, remindAt, 'trial reminder', () => {
@@ -176,8 +179,9 @@ export class SubscriptionEngine {
 
   /**
    * `NOW`: CANCELED at once. `PERIOD_END`: PRE_CANCELED until the end of the current period (or
-   * trial); in grace, whose period is already over, it ends at once as EXPIRED. Asking again for
-   * PERIOD_END changes nothing. Throws SUB-101, SUB-104.
+   * trial), as the spec's cancel endpoint says; in grace, until the end of the access its grace
+   * policy gives (at once when it gives none), with no more retries. Asking again for PERIOD_END
+   * changes nothing. Throws SUB-101, SUB-104.
    */
   cancel(clientId: string, subscriptionUid: string, when: SubscriptionCancelWhen): SubscriptionRecord {
     const subscription = this.getOrThrow(clientId, subscriptionUid);
@@ -197,9 +201,7 @@ export class SubscriptionEngine {
       case 'PRE_CANCELED':
         return subscription;
       case 'IN_GRACE':
-        subscription.cancelAt = this.options.clock.now();
-        this.end(subscription, 'EXPIRED', 'subscription.expired');
-        return subscription;
+        return this.preCancelInGrace(subscription);
       case 'TRIALING':
       case 'ACTIVE':
         subscription.resumeTo = status;
@@ -213,7 +215,27 @@ export class SubscriptionEngine {
     }
   }
 
-  /** Withdraws a PERIOD_END cancellation: back to ACTIVE (TRIALING if the trial still runs). Throws SUB-101, SUB-105. */
+  /**
+   * In grace the period is already over: access lasts as long as the grace policy gives it, so a
+   * PERIOD_END cancel keeps exactly that and stops charging the line.
+   */
+  private preCancelInGrace(subscription: SubscriptionRecord): SubscriptionRecord {
+    const { days, accessDuringGrace } = subscription.offer.gracePolicy;
+    const now = this.options.clock.now();
+    const graceEnd = addDays(subscription.grace?.startedAt ?? now, days);
+    this.tasks.drop(subscription.subscriptionUid);
+    subscription.resumeTo = 'IN_GRACE';
+    subscription.status = 'PRE_CANCELED';
+    subscription.cancelAt = accessDuringGrace && graceEnd.getTime() > now.getTime() ? graceEnd : now;
+    this.options.log(
+      `subscription ${subscription.subscriptionUid} PRE_CANCELED in grace until ${subscription.cancelAt.toISOString()}`,
+    );
+    this.emit(subscription, 'subscription.updated');
+    this.schedule(subscription, subscription.cancelAt, 'period end', () => this.periodEnds(subscription));
+    return subscription;
+  }
+
+  /** Withdraws a PERIOD_END cancellation: back to ACTIVE (TRIALING if the trial still runs, IN_GRACE with its retries if it was in grace). Throws SUB-101, SUB-105. */
   resume(clientId: string, subscriptionUid: string): SubscriptionRecord {
     const subscription = this.getOrThrow(clientId, subscriptionUid);
     const { resumeTo } = subscription;
@@ -228,6 +250,17 @@ export class SubscriptionEngine {
     subscription.cancelAt = null;
     this.options.log(`subscription ${subscriptionUid} resumed, ${resumeTo}`);
     this.emit(subscription, 'subscription.updated');
+    const { grace } = subscription;
+    if (resumeTo === 'IN_GRACE' && grace) {
+      // Back in grace: the retries the cancellation stopped go on, from the next one due.
+      this.tasks.drop(subscription.subscriptionUid);
+      const retry = grace.failedRetries + 1;
+      const at = addDays(grace.startedAt, retry);
+      const now = this.options.clock.now();
+      this.schedule(subscription, at.getTime() > now.getTime() ? at : now, `grace retry ${retry}`, () => {
+        if (subscription.status === 'IN_GRACE') this.charge(subscription, retry);
+      });
+    }
     return subscription;
   }
 

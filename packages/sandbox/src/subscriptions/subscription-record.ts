@@ -41,7 +41,7 @@ export interface SubscriptionRecord {
   /** While PRE_CANCELED: when it ends. Once ended by a cancellation: when it ended. */
   cancelAt: Date | null;
   /** While PRE_CANCELED: the status a resume returns to. */
-  resumeTo: 'TRIALING' | 'ACTIVE' | null;
+  resumeTo: 'TRIALING' | 'ACTIVE' | 'IN_GRACE' | null;
   /** While IN_GRACE: when grace began and how many retries have failed since. */
   grace: { startedAt: Date; failedRetries: number } | null;
   /** Periods paid for so far; 0 for a trial that has not converted. */
