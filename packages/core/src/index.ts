@@ -43,7 +43,14 @@ export { formatPrice } from './entitlements/offers/format-price.js';
 export { consumeUnit } from './entitlements/rules/consume-unit.js';
 export { decide } from './entitlements/rules/decide.js';
 export { availableUnits, hasAccess } from './entitlements/rules/has-access.js';
-export type { EntitlementChange, EntitlementStore } from './entitlements/store/entitlement-store.js';
+export type {
+  DueEntitlementsQuery,
+  EntitlementChange,
+  EntitlementStore,
+  PendingPayment,
+  PendingPaymentsQuery,
+  ReleaseLock,
+} from './entitlements/store/entitlement-store.js';
 export { memoryStore } from './entitlements/store/memory-store.js';
 // Errors and logging.
 export { DcbError, isDcbError } from './errors/dcb-error.js';
@@ -64,6 +71,29 @@ export {
   type LogFunction,
   silentLogger,
 } from './observability/logger.js';
+// Reconciliation: recovering entitlements from missed webhooks with server-side reads.
+export {
+  type DueReason,
+  dueReason,
+  isLiveSubscription,
+  lastHeardAt,
+  reconcileDeadline,
+} from './reconcile/due.js';
+export { recordPendingPayment } from './reconcile/pending-payment.js';
+export type { Sleep } from './reconcile/rate-limit-gate.js';
+export { reconcile } from './reconcile/reconcile.js';
+export type { ReconcileOptions, ReconcileRunOptions } from './reconcile/reconcile-options.js';
+export type {
+  CheckReason,
+  ReconcileChange,
+  ReconcileFailure,
+  ReconcileReport,
+} from './reconcile/reconcile-report.js';
+export {
+  RECONCILE_LOCK,
+  type Reconciler,
+  type StartReconcilerOptions,
+} from './reconcile/start-reconciler.js';
 // Partner routes.
 export { createCheckoutNonce } from './routes/checkout-nonce.js';
 export {

@@ -11,6 +11,14 @@ import { memoryStore } from '../entitlements/store/memory-store.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import { reconcile } from '../reconcile/reconcile.js';
+import type { ReconcileRunOptions } from '../reconcile/reconcile-options.js';
+import type { ReconcileReport } from '../reconcile/reconcile-report.js';
+import {
+  type Reconciler,
+  type StartReconcilerOptions,
+  startReconciler,
+} from '../reconcile/start-reconciler.js';
 import {
   createPartnerRoutes,
   type PartnerRoutes,
@@ -81,6 +89,17 @@ export interface DcbKit {
    * secret, base URL or a stopped service is known before the first subscriber meets it.
    */
   checkConnection(): Promise<void>;
+  /**
+   * Recovers entitlements whose webhooks were missed, with server-side reads, through the same
+   * rules as the webhooks; your accessGranted / accessRevoked listeners run with
+   * `source: 'reconciliation'`. Call it from your scheduler (docs/reconcile.md).
+   */
+  reconcile(options?: ReconcileRunOptions): Promise<ReconcileReport>;
+  /**
+   * Opt-in: runs `reconcile` at once, then every `everyMs`, on one instance at a time when several
+   * share the store (its `tryLock`). Stop it with the returned `stop()` or `signal`.
+   */
+  startReconciler(options: StartReconcilerOptions): Reconciler;
 }
 
 /**
@@ -131,6 +150,16 @@ export function createDcbKit(config: DcbKitConfig): DcbKit {
       timeoutMs: config.timeoutMs,
     }),
   });
+  const reconcileWithKit = (options: ReconcileRunOptions = {}) =>
+    reconcile({
+      ...options,
+      client,
+      store,
+      offers,
+      accountKey: accountKeyField,
+      logger,
+      ...optional({ on: config.on, now: config.now }),
+    });
   let routes: PartnerRoutes | undefined;
   const kit: DcbKit = {
     client,
@@ -178,6 +207,8 @@ export function createDcbKit(config: DcbKitConfig): DcbKit {
         throw error;
       }
     },
+    reconcile: reconcileWithKit,
+    startReconciler: (options) => startReconciler(reconcileWithKit, store, logger, options),
   };
   return Object.freeze(kit);
 }

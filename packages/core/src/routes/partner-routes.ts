@@ -9,6 +9,7 @@ import { hasAccess } from '../entitlements/rules/has-access.js';
 import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import { recordPendingPayment } from '../reconcile/pending-payment.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
@@ -211,6 +212,8 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       translate(error, 'return', 'No such payment.');
     }
     if (payment.metadata?.[field] !== account) throw routeError('not_found', 'No such payment.');
+    // Still open: remembered, so that reconciliation reads it again if its webhook never lands.
+    await recordPendingPayment(store, payment, account, now());
     const granted = payment.status === 'SUCCEEDED' ? await options.grantFromPayment(payment) : undefined;
     const entitlement = granted?.entitlement ?? (await store.get(account, payment.productUid));
     return {

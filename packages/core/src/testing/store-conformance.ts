@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { type Entitlement, entitlementSchema } from '../entitlements/entitlement.js';
 import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+import { reconcileChecks } from './reconcile-conformance.js';
 import { same, type TestRunner, testRunnerOf } from './test-runner.js';
 
 export interface ConformanceCheck<Subject> {
@@ -251,6 +252,8 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       assert.equal(read?.status, 'ACTIVE', 'the record get returned changed');
     },
   },
+  // The optional methods reconciliation uses, checked when the store has them.
+  ...reconcileChecks,
 ];
 
 /**

@@ -25,12 +25,13 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
       'dcbkit_entitlements',
       'dcbkit_events',
       'dcbkit_migrations',
+      'dcbkit_pending_payments',
     ]);
   });
 
@@ -44,12 +45,12 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1], version: LATEST_VERSION },
+        { applied: [1, 2], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
       );
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -65,9 +66,11 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'one_entitlements',
       'one_events',
       'one_migrations',
+      'one_pending_payments',
       'two_entitlements',
       'two_events',
       'two_migrations',
+      'two_pending_payments',
     ]);
     expect(await one.ledger.claim('evt')).toBe('new');
     expect(await two.ledger.claim('evt')).toBe('new');
@@ -83,7 +86,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2]);
   });
 });
 
@@ -97,12 +100,13 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
       'dcbkit_entitlements',
       'dcbkit_events',
       'dcbkit_migrations',
+      'dcbkit_pending_payments',
     ]);
   });
 });

@@ -51,6 +51,46 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX ${t.index('events_lease_idx')} ON ${t.events} (lease_until) WHERE state = 'in_progress'`,
     ],
   },
+  {
+    version: 2,
+    name: 'reconciliation: due entitlements and pending payments',
+    statements: (t) => {
+      // The same test as core's reconcileDeadline, on the JSON record, for the rows written before.
+      const field = (name: string) => `(data->>'${name}')::timestamptz`;
+      return [
+        // Copied from the record by every write (see core's reconcileDeadline and isLiveSubscription),
+        // so that listDueEntitlements is an indexed query; reconciled_at is written by markReconciled only.
+        `ALTER TABLE ${t.entitlements}
+          ADD COLUMN live_subscription boolean NOT NULL DEFAULT false,
+          ADD COLUMN deadline_at timestamptz,
+          ADD COLUMN last_event_at timestamptz,
+          ADD COLUMN reconciled_at timestamptz`,
+        `UPDATE ${t.entitlements} SET
+          live_subscription = (data->>'type' = 'SUBSCRIPTION' AND data->>'status' <> 'REVOKED'
+            AND subscription_uid IS NOT NULL),
+          last_event_at = ${field('lastEventAt')},
+          deadline_at = CASE WHEN data->>'type' = 'SUBSCRIPTION' AND subscription_uid IS NOT NULL THEN
+            CASE data->>'status'
+              WHEN 'TRIALING' THEN LEAST(${field('trialEndsAt')}, ${field('currentPeriodEnd')})
+              WHEN 'ACTIVE' THEN ${field('currentPeriodEnd')}
+              WHEN 'PRE_CANCELED' THEN COALESCE(${field('cancelAt')}, ${field('currentPeriodEnd')})
+              WHEN 'IN_GRACE' THEN COALESCE(${field('graceEndsAt')}, ${field('currentPeriodEnd')})
+            END
+          END`,
+        `CREATE INDEX ${t.index('entitlements_deadline_idx')} ON ${t.entitlements} (deadline_at)
+          WHERE live_subscription`,
+        `CREATE INDEX ${t.index('entitlements_heard_idx')} ON ${t.entitlements}
+          (GREATEST(last_event_at, reconciled_at)) WHERE live_subscription`,
+        `CREATE TABLE ${t.pendingPayments} (
+          payment_uid text PRIMARY KEY,
+          account_key text NOT NULL,
+          product_uid text NOT NULL,
+          offer_uid text NOT NULL,
+          recorded_at timestamptz NOT NULL
+        )`,
+      ];
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -17,6 +17,8 @@ export interface TableNames {
   readonly entitlements: string;
   readonly events: string;
   readonly migrations: string;
+  /** Payments return pages left pending, for reconciliation. */
+  readonly pendingPayments: string;
   /** An index name, quoted and unqualified (CREATE INDEX takes it so). */
   index(name: string): string;
 }
@@ -71,6 +73,7 @@ export function tableNames(options: TableNameOptions = {}): TableNames {
     entitlements: qualified('entitlements'),
     events: qualified('events'),
     migrations: qualified('migrations'),
+    pendingPayments: qualified('pending_payments'),
     index: (name: string) => quote(tablePrefix + name),
   };
 }

@@ -1,6 +1,13 @@
-import type { Entitlement, EntitlementChange, EntitlementStore } from '@dcbkit/core';
+import {
+  type Entitlement,
+  type EntitlementChange,
+  type EntitlementStore,
+  isLiveSubscription,
+  reconcileDeadline,
+} from '@dcbkit/core';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
+import { reconcileMethods } from './reconcile-methods.js';
 import { type StoreStatements, storeStatements } from './store-statements.js';
 
 /**
@@ -36,7 +43,16 @@ function decide(
   return {
     write: true,
     next,
-    params: [accountKey, productUid, next.subscriptionUid, next.paymentUids, JSON.stringify(next)],
+    params: [
+      accountKey,
+      productUid,
+      next.subscriptionUid,
+      next.paymentUids,
+      JSON.stringify(next),
+      isLiveSubscription(next),
+      reconcileDeadline(next)?.at ?? null,
+      next.lastEventAt,
+    ],
   };
 }
 
@@ -123,5 +139,6 @@ export function sqlEntitlementStore(executor: SqlExecutor, names: TableNames): E
     },
     findBySubscriptionUid: (subscriptionUid) => first(sql.bySubscription, [subscriptionUid]),
     findByPaymentUid: (paymentUid) => first(sql.byPayment, [paymentUid]),
+    ...reconcileMethods(executor, sql, names),
   };
 }

@@ -25,8 +25,11 @@ export interface AccessContext {
   entitlement: Entitlement;
   /** The event that changed access (for a server-side read, the payment as a payment.succeeded event). */
   event: WebhookEvent;
-  /** `webhook`, or `payment_read` when grantFromPayment granted from `GET /v1/payments/{uid}`. */
-  source: 'webhook' | 'payment_read';
+  /**
+   * `webhook`; `payment_read` when grantFromPayment granted from `GET /v1/payments/{uid}`;
+   * `reconciliation` when `reconcile` found the change with a server-side read (the events were missed).
+   */
+  source: 'webhook' | 'payment_read' | 'reconciliation';
 }
 
 type Listener<Context> = (context: Context) => void | Promise<void>;

@@ -1,4 +1,4 @@
-import type { Entitlement } from '../entitlement.js';
+import type { Entitlement, EntitlementKey } from '../entitlement.js';
 
 /**
  * Decides the next entitlement from the stored one. Must be pure and synchronous: a store may call
@@ -26,4 +26,58 @@ export interface EntitlementStore {
   findBySubscriptionUid(subscriptionUid: string): Promise<Entitlement | undefined>;
   /** The entitlement whose `paymentUids` include this one (for the return page). */
   findByPaymentUid(paymentUid: string): Promise<Entitlement | undefined>;
+
+  // Reconciliation (docs/reconcile.md). Optional, so that a store written before them still
+  // compiles and works for webhooks; `reconcile` refuses a store without them (`invalid_option`).
+  // runStoreConformance checks them when a store has them.
+
+  /**
+   * The entitlements `reconcile` should confirm with a read: exactly those for which core's pure
+   * `dueReason(entitlement, reconciledAt, query)` says a reason, in (accountKey, productUid) order
+   * (JavaScript's string order, `COLLATE "C"` in SQL), after `query.after`, at most `query.limit`.
+   */
+  listDueEntitlements?(query: DueEntitlementsQuery): Promise<Entitlement[]>;
+  /** Remembers that a reconciliation read confirmed this entitlement at `at` (see dueReason's `reconciledAt`). */
+  markReconciled?(key: EntitlementKey, at: Date): Promise<void>;
+  /** Remembers a payment a return page found still pending (idempotent: a second call keeps the first record). */
+  recordPendingPayment?(payment: PendingPayment): Promise<void>;
+  /** The pending payments, in paymentUid order, after `query.after`, at most `query.limit`. */
+  listPendingPayments?(query: PendingPaymentsQuery): Promise<PendingPayment[]>;
+  /** Forgets a pending payment (settled, or given up); nothing happens when it is unknown. */
+  removePendingPayment?(paymentUid: string): Promise<void>;
+  /**
+   * Takes the lock `name` if no one holds it (across instances sharing the store): resolves to the
+   * function that releases it, or undefined when another holder has it. Never waits.
+   */
+  tryLock?(name: string): Promise<ReleaseLock | undefined>;
 }
+
+/** What listDueEntitlements is asked (see dueReason for what due means). */
+export interface DueEntitlementsQuery {
+  /** Deadlines up to now have passed. */
+  now: Date;
+  /** Live subscriptions heard of (event, read or reconciliation) last before this are due; null: age alone makes none due. */
+  staleBefore: Date | null;
+  /** The key of the last entitlement of the previous page. */
+  after?: EntitlementKey;
+  limit: number;
+}
+
+/** A payment a return page left pending: reconciliation reads it until it settles. */
+export interface PendingPayment {
+  readonly paymentUid: string;
+  readonly accountKey: string;
+  readonly productUid: string;
+  readonly offerUid: string;
+  /** When the return page recorded it (ISO 8601). */
+  readonly recordedAt: string;
+}
+
+export interface PendingPaymentsQuery {
+  /** The paymentUid of the last payment of the previous page. */
+  after?: string;
+  limit: number;
+}
+
+/** Releases a lock taken with tryLock; releasing twice does nothing. */
+export type ReleaseLock = () => Promise<void>;

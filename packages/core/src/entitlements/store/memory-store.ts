@@ -1,6 +1,7 @@
 import { optionError } from '../../errors/option-error.js';
-import type { Entitlement } from '../entitlement.js';
-import type { EntitlementChange, EntitlementStore } from './entitlement-store.js';
+import { dueReason } from '../../reconcile/due.js';
+import type { Entitlement, EntitlementKey } from '../entitlement.js';
+import type { EntitlementChange, EntitlementStore, PendingPayment } from './entitlement-store.js';
 
 /** Where one entitlement lives; the indexes point at slots, so a write replaces one reference. */
 interface Slot {
@@ -9,6 +10,20 @@ interface Slot {
 
 function byProductUid(a: Entitlement, b: Entitlement): number {
   return a.productUid < b.productUid ? -1 : a.productUid > b.productUid ? 1 : 0;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** (accountKey, productUid) order: the order reconciliation pages in. */
+function compareKeys(a: EntitlementKey, b: EntitlementKey): number {
+  return compareText(a.accountKey, b.accountKey) || compareText(a.productUid, b.productUid);
+}
+
+/** One string per entitlement key; NUL cannot occur in either part's JSON text. */
+function keyText(key: EntitlementKey): string {
+  return `${key.accountKey}\u0000${key.productUid}`;
 }
 
 /**
@@ -26,6 +41,10 @@ export function memoryStore(): EntitlementStore {
   const accounts = new Map<string, Slot[]>();
   const bySubscription = new Map<string, Slot>();
   const byPayment = new Map<string, Slot>();
+  // Reconciliation's bookkeeping, beside the records (which stay what the rules wrote).
+  const reconciledAt = new Map<string, string>();
+  const pendingPayments = new Map<string, PendingPayment>();
+  const heldLocks = new Set<string>();
 
   function slotOf(accountKey: string, productUid: string): Slot | undefined {
     const products = accounts.get(accountKey);
@@ -93,6 +112,44 @@ export function memoryStore(): EntitlementStore {
     },
     async findByPaymentUid(paymentUid) {
       return byPayment.get(paymentUid)?.entitlement;
+    },
+    async listDueEntitlements(query) {
+      const due: Entitlement[] = [];
+      for (const products of accounts.values()) {
+        for (const { entitlement } of products) {
+          if (query.after !== undefined && compareKeys(entitlement, query.after) <= 0) continue;
+          const checked = reconciledAt.get(keyText(entitlement)) ?? null;
+          if (dueReason(entitlement, checked, query) !== undefined) due.push(entitlement);
+        }
+      }
+      return due.sort(compareKeys).slice(0, query.limit);
+    },
+    async markReconciled(key, at) {
+      reconciledAt.set(keyText(key), at.toISOString());
+    },
+    async recordPendingPayment(payment) {
+      if (!pendingPayments.has(payment.paymentUid)) pendingPayments.set(payment.paymentUid, { ...payment });
+    },
+    async listPendingPayments({ after, limit }) {
+      return [...pendingPayments.values()]
+        .filter((payment) => after === undefined || payment.paymentUid > after)
+        .sort((a, b) => compareText(a.paymentUid, b.paymentUid))
+        .slice(0, limit);
+    },
+    async removePendingPayment(paymentUid) {
+      pendingPayments.delete(paymentUid);
+    },
+    // One process holds every memory store's records, so the lock only keeps two runs in this
+    // process apart; instances that each have a memory store share nothing to protect.
+    async tryLock(name) {
+      if (heldLocks.has(name)) return undefined;
+      heldLocks.add(name);
+      let released = false;
+      return async () => {
+        if (released) return;
+        released = true;
+        heldLocks.delete(name);
+      };
     },
   };
 }

@@ -1,0 +1,36 @@
+import type { DcbClient } from '../client/create-client.js';
+import type { AccountKeyOption } from '../entitlements/handler/account-key.js';
+import type { WebhookListeners } from '../entitlements/handler/listeners.js';
+import type { Offers } from '../entitlements/offers/define-offers.js';
+import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import type { ReadBudget } from './read-politely.js';
+import type { ReconcileChange } from './reconcile-report.js';
+
+/** What one check needs: shared by every check of a run. */
+export interface CheckContext {
+  client: Pick<DcbClient, 'payments' | 'subscriptions'>;
+  store: EntitlementStore;
+  offers: Offers;
+  accountKey: AccountKeyOption;
+  on: Pick<WebhookListeners, 'accessGranted' | 'accessRevoked'>;
+  now: () => Date;
+  pendingMaxAgeMs: number;
+  budget: ReadBudget;
+}
+
+/**
+ * - `changed`: a read changed the entitlement (the listeners ran for any access change);
+ * - `unchanged`: read, and the entitlement already said so;
+ * - `settled`: a pending payment is settled and forgotten (`change` when settling it granted);
+ * - `failed`: the read worked but cannot be applied (an offer missing from yours, say).
+ */
+export type CheckResult =
+  | { kind: 'changed'; change: ReconcileChange; listenerError?: unknown }
+  | { kind: 'unchanged' }
+  | { kind: 'settled'; change?: ReconcileChange; listenerError?: unknown }
+  | { kind: 'failed'; code: string; message: string };
+
+/** True when the two records say the same thing (a store hands back fresh copies, so not ===). */
+export function sameRecord(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}

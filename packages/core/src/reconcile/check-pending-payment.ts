@@ -1,0 +1,91 @@
+import { grantFromPayment } from '../entitlements/handler/grant-from-payment.js';
+import type { AccessContext } from '../entitlements/handler/listeners.js';
+import { hasAccess } from '../entitlements/rules/has-access.js';
+import type { PendingPayment } from '../entitlements/store/entitlement-store.js';
+import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
+import { observingStore } from './observing-store.js';
+import { isPaymentOpen } from './pending-payment.js';
+import { readPolitely } from './read-politely.js';
+import type { ReconcileChange } from './reconcile-report.js';
+
+/**
+ * Settles one payment a return page left pending. A payment its webhook already applied is
+ * forgotten without a read; otherwise `GET /v1/payments/{uid}` (the synchronous source of truth)
+ * decides: SUCCEEDED grants through grantFromPayment (for a subscription, with its subscription
+ * read too), a failed, expired or canceled one is forgotten, an open one is kept for the next run
+ * until it is older than `pendingMaxAgeMs`.
+ */
+export async function checkPendingPayment(
+  pending: PendingPayment,
+  context: CheckContext,
+): Promise<CheckResult> {
+  const { client, store, budget } = context;
+  const forget = () => store.removePendingPayment?.(pending.paymentUid);
+  if ((await store.findByPaymentUid(pending.paymentUid)) !== undefined) {
+    await forget();
+    return { kind: 'settled' };
+  }
+  const requestOptions = budget.signal ? { signal: budget.signal } : undefined;
+  const payment = await readPolitely(budget, () =>
+    client.payments.retrieve(pending.paymentUid, requestOptions),
+  );
+  if (isPaymentOpen(payment.status)) {
+    const ageMs = context.now().getTime() - Date.parse(pending.recordedAt);
+    if (ageMs <= context.pendingMaxAgeMs) return { kind: 'unchanged' };
+    await forget();
+    return { kind: 'settled' };
+  }
+  if (payment.status !== 'SUCCEEDED') {
+    await forget();
+    return { kind: 'settled' };
+  }
+  const observed = observingStore(store);
+  let listenerError: unknown;
+  const result = await grantFromPayment(payment, {
+    store: observed.store,
+    offers: context.offers,
+    accountKey: context.accountKey,
+    now: context.now,
+    on: {
+      accessGranted: async (access: AccessContext) => {
+        try {
+          await context.on.accessGranted?.({ ...access, source: 'reconciliation' });
+        } catch (error) {
+          listenerError = error;
+        }
+      },
+    },
+    readSubscription: (subscriptionUid) =>
+      readPolitely(budget, () => client.subscriptions.retrieve(subscriptionUid, requestOptions)),
+  });
+  if (result.outcome === 'unknown_offer' || result.outcome === 'no_account') {
+    // Kept: once the offer is added (or the metadata fixed on your side), the next run grants it.
+    return {
+      kind: 'failed',
+      code: result.outcome,
+      message:
+        result.outcome === 'unknown_offer'
+          ? `Payment ${payment.paymentUid} is for offer ${payment.offerUid}, which is not in your offers: add it.`
+          : `Payment ${payment.paymentUid} names no account (metadata or subscriberUid).`,
+    };
+  }
+  await forget();
+  const before = observed.before();
+  const after = result.entitlement;
+  if (after === undefined || sameRecord(before, after)) return { kind: 'settled' };
+  const now = context.now();
+  const granted = !hasAccess(before, now) && hasAccess(after, now);
+  const change: ReconcileChange = {
+    accountKey: after.accountKey,
+    productUid: after.productUid,
+    reason: 'pending_payment',
+    paymentUid: payment.paymentUid,
+    ...(payment.subscriptionUid ? { subscriptionUid: payment.subscriptionUid } : {}),
+    before,
+    after,
+    ...(granted ? { access: 'granted' as const } : {}),
+  };
+  return listenerError === undefined
+    ? { kind: 'settled', change }
+    : { kind: 'settled', change, listenerError };
+}

@@ -1,0 +1,57 @@
+import type { Entitlement } from '../entitlements/entitlement.js';
+import { applySubscriptionRead } from '../entitlements/handler/apply-subscription-read.js';
+import { runAccessListeners } from '../entitlements/handler/listeners.js';
+import { subscriptionReadEvent } from '../entitlements/handler/subscription-read-event.js';
+import { hasAccess } from '../entitlements/rules/has-access.js';
+import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
+import type { DueReason } from './due.js';
+import { observingStore } from './observing-store.js';
+import { readPolitely } from './read-politely.js';
+import type { ReconcileChange } from './reconcile-report.js';
+
+/**
+ * Confirms one due subscription entitlement: reads the subscription and applies it through the
+ * same rules as its webhooks, as a read (stamped with the time the request went out, so a real
+ * event that happened later still wins when it is replayed), then notes that it was confirmed.
+ */
+export async function checkSubscription(
+  entitlement: Entitlement,
+  reason: DueReason,
+  context: CheckContext,
+): Promise<CheckResult> {
+  const { client, store, offers, budget } = context;
+  const subscriptionUid = entitlement.subscriptionUid ?? '';
+  const observedAt = context.now();
+  const subscription = await readPolitely(budget, () =>
+    client.subscriptions.retrieve(subscriptionUid, budget.signal ? { signal: budget.signal } : undefined),
+  );
+  const observed = observingStore(store);
+  const after = await applySubscriptionRead(subscription, { store: observed.store, offers, observedAt });
+  const key = { accountKey: entitlement.accountKey, productUid: entitlement.productUid };
+  await store.markReconciled?.(key, observedAt);
+  const before = observed.before() ?? entitlement;
+  if (after === undefined || sameRecord(before, after)) return { kind: 'unchanged' };
+
+  const now = context.now();
+  const hadAccess = hasAccess(before, now);
+  const access = hadAccess === hasAccess(after, now) ? undefined : hadAccess ? 'revoked' : 'granted';
+  const change: ReconcileChange = {
+    ...key,
+    reason,
+    subscriptionUid,
+    before,
+    after,
+    ...(access ? { access } : {}),
+  };
+  try {
+    await runAccessListeners(context.on, access, {
+      ...key,
+      entitlement: after,
+      event: subscriptionReadEvent(subscription, observedAt),
+      source: 'reconciliation',
+    });
+  } catch (listenerError) {
+    return { kind: 'changed', change, listenerError };
+  }
+  return { kind: 'changed', change };
+}

@@ -1,0 +1,46 @@
+/**
+ * Hands out the items of a paged query one at a time to several workers: a page is fetched when
+ * the previous one is used up (one fetch at a time, after the last item handed out), and the
+ * source ends with the first short page.
+ */
+export function pagedSource<T>(
+  fetchPage: (after: T | undefined) => Promise<T[]>,
+  pageSize: number,
+): () => Promise<T | undefined> {
+  const buffer: T[] = [];
+  let last: T | undefined;
+  let done = false;
+  let fetching: Promise<void> | undefined;
+  return async () => {
+    while (buffer.length === 0 && !done) {
+      fetching ??= fetchPage(last)
+        .then((page) => {
+          buffer.push(...page);
+          if (page.length < pageSize) done = true;
+          if (page.length > 0) last = page[page.length - 1];
+        })
+        .finally(() => {
+          fetching = undefined;
+        });
+      await fetching;
+    }
+    return buffer.shift();
+  };
+}
+
+/** Runs `work` on the source's items, at most `concurrency` at once, until the source ends or `next` says stop. */
+export async function runBounded<T>(
+  next: () => Promise<T | undefined>,
+  concurrency: number,
+  mayStart: () => boolean,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  const worker = async () => {
+    for (;;) {
+      const item = await next();
+      if (item === undefined || !mayStart()) return;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}

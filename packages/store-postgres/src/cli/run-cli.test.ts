@@ -1,0 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runStoreCli } from './run-cli.js';
+
+describe('dcbkit-store', () => {
+  it('migrates a PGlite folder, then finds nothing to do; refuses an unknown command', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dcbkit-cli-'));
+    try {
+      const lines: string[] = [];
+      expect(await runStoreCli(['migrate', '--pglite', dir], {}, (line) => lines.push(line))).toBe(0);
+      expect(JSON.parse(lines[0] ?? '')).toMatchObject({ applied: [1, 2] });
+      expect(await runStoreCli(['migrate'], { DCB_PGLITE_DIR: dir }, (line) => lines.push(line))).toBe(0);
+      expect(JSON.parse(lines[1] ?? '')).toMatchObject({ applied: [] });
+      expect(await runStoreCli(['reconcile', '--pglite', dir], {}, (line) => lines.push(line))).toBe(2);
+      expect(lines[2]).toMatch(/DCB_OFFERS_FILE/);
+      expect(await runStoreCli(['nonsense'], {}, () => {})).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { configFromEnv, createClient, defineOffers, RECONCILE_LOCK, reconcile } from '@dcbkit/core';
+import type { SqlStore } from '../create-sql-store.js';
+import { pgliteStore } from '../pglite-store.js';
+import { postgresStore } from '../postgres-store.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const USAGE = `Usage: dcbkit-store <migrate|reconcile> [options]
+  --database-url <url>   PostgreSQL (default: $DATABASE_URL)
+  --pglite <dir>         a PGlite data folder instead (default: $DCB_PGLITE_DIR)
+  --schema <name>        the tables' schema (default: public)
+  --offers <file>        reconcile: your offers as a JSON array (default: $DCB_OFFERS_FILE)
+  --max-age-hours <n>    reconcile: read live subscriptions not heard of for n hours (default 168)
+reconcile reads DCB_ENV, DCB_API_BASE_URL, DCB_CLIENT_ID, DCB_CLIENT_SECRET, DCB_WEBHOOK_SECRET.`;
+
+/**
+ * The `dcbkit-store` command: `migrate` creates or upgrades the tables, `reconcile` runs one
+ * reconciliation under the same lock as kit.startReconciler. Resolves to the exit code:
+ * 0 done, 1 a check failed or another instance holds the lock, 2 a usage or configuration error.
+ */
+export async function runStoreCli(
+  argv: readonly string[],
+  env: Env,
+  print: (line: string) => void = console.log,
+): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    print(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const { command, values } = parsed;
+  if (command !== 'migrate' && command !== 'reconcile') {
+    print(USAGE);
+    return 2;
+  }
+  let sqlStore: SqlStore;
+  try {
+    sqlStore = await openStore(values, env);
+  } catch (error) {
+    print(`dcbkit-store: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    const migrated = await sqlStore.migrate();
+    if (command === 'migrate') {
+      print(JSON.stringify(migrated));
+      return 0;
+    }
+    const offersFile = values.offers ?? env.DCB_OFFERS_FILE;
+    if (!offersFile) {
+      print(`dcbkit-store reconcile: pass --offers <file> or set DCB_OFFERS_FILE.\n${USAGE}`);
+      return 2;
+    }
+    const offers = defineOffers(JSON.parse(await readFile(offersFile, 'utf8')));
+    const client = createClient(configFromEnv(env).client);
+    const release = await sqlStore.store.tryLock?.(RECONCILE_LOCK);
+    if (release === undefined) {
+      print('dcbkit-store reconcile: another instance is reconciling; nothing done.');
+      return 1;
+    }
+    try {
+      const hours = values['max-age-hours'] === undefined ? 168 : Number(values['max-age-hours']);
+      const report = await reconcile({ client, store: sqlStore.store, offers, maxAgeMs: hours * 3_600_000 });
+      print(
+        JSON.stringify(
+          { ...report, failures: report.failures.map(({ error: _error, ...rest }) => rest) },
+          null,
+          2,
+        ),
+      );
+      return report.failures.length === 0 ? 0 : 1;
+    } finally {
+      await release();
+    }
+  } catch (error) {
+    print(`dcbkit-store ${command}: ${(error as Error).message}`);
+    return 2;
+  } finally {
+    await sqlStore.close();
+  }
+}
+
+function parse(argv: readonly string[]) {
+  const { positionals, values } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      'database-url': { type: 'string' },
+      pglite: { type: 'string' },
+      schema: { type: 'string' },
+      offers: { type: 'string' },
+      'max-age-hours': { type: 'string' },
+    },
+  });
+  return { command: positionals[0], values };
+}
+
+async function openStore(values: ReturnType<typeof parse>['values'], env: Env): Promise<SqlStore> {
+  const schema = values.schema ? { schema: values.schema } : {};
+  const pglite = values.pglite ?? (values['database-url'] ? undefined : env.DCB_PGLITE_DIR);
+  if (pglite) return pgliteStore({ dataDir: pglite, migrate: false, ...schema });
+  const connectionString = values['database-url'] ?? env.DATABASE_URL;
+  if (!connectionString)
+    throw new Error('set DATABASE_URL (or --database-url), or DCB_PGLITE_DIR (or --pglite).');
+  return postgresStore({ connectionString, ...schema });
+}
