@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -20,9 +21,11 @@ export function newPhone(browser: Browser, language: 'en' | 'fr' | 'ar'): Promis
   });
 }
 
+/** Saves a full-page screenshot as artifacts/<name>.png; `name` may start with a folder (`koa/offers`). */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true });
+  const file = new URL(`${name}.png`, ARTIFACTS);
+  mkdirSync(new URL('./', file), { recursive: true });
+  await page.screenshot({ path: fileURLToPath(file), fullPage: true });
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { readShopConfig, ShopConfigError } from './config.js';
+
+const SERVICE_ENV = {
+  DCB_ENV: 'sandbox',
+  DCB_API_BASE_URL: 'https://api.sandbox.example',
+  DCB_CLIENT_ID: 'svc_test_shop',
+  DCB_CLIENT_SECRET: 'client-secret',
+  DCB_WEBHOOK_SECRET: 'whsec_shop',
+  DCB_CHECKOUT_BASE_URL: 'https://checkout.sandbox.example',
+  SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
+};
+
+describe('readShopConfig', () => {
+  it('runs the embedded sandbox when no DCB_* variable is set, on port 3000 of this machine', () => {
+    expect(readShopConfig({})).toMatchObject({ mode: 'embedded-sandbox', port: 3000, host: '127.0.0.1' });
+    expect(readShopConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it('talks to the service when the DCB_* variables are set', () => {
+    const config = readShopConfig(SERVICE_ENV);
+    expect(config).toMatchObject({ mode: 'service', dataDir: '.data/dcbkit', databaseUrl: undefined });
+    if (config.mode !== 'service') throw new Error('expected the service mode');
+    expect(config.dcb.checkoutBaseUrl).toBe('https://checkout.sandbox.example');
+  });
+
+  it('refuses an incomplete or inconsistent configuration with one message naming every problem', () => {
+    let error: unknown;
+    try {
+      readShopConfig({ DCB_ENV: 'production', DCB_CLIENT_ID: 'svc_test_shop', PORT: 'eighty' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ShopConfigError);
+    const { message } = error as ShopConfigError;
+    for (const expected of [
+      'DCB_API_BASE_URL is not set',
+      'DCB_CLIENT_SECRET is not set',
+      'DCB_WEBHOOK_SECRET is not set',
+      'DCB_CLIENT_ID must start with svc_live_',
+      'SESSION_SECRET is not set',
+      'PORT must be a port number',
+    ]) {
+      expect(message).toContain(expected);
+    }
+    expect(message).not.toContain('client-secret');
+  });
+
+  it('refuses a short session secret', () => {
+    expect(() => readShopConfig({ ...SERVICE_ENV, SESSION_SECRET: 'short' })).toThrow(
+      /at least 32 characters/,
+    );
+  });
+});

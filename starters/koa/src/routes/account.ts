@@ -1,0 +1,96 @@
+import { availableUnits, type DcbKit, type Entitlement, hasAccess } from '@dcbkit/core';
+import type { KoaRoutes } from '@dcbkit/koa';
+import Router, { type RouterContext } from '@koa/router';
+
+import type { Views } from '../views.js';
+import { accountKeyOf, requireSignIn } from './auth.js';
+
+/**
+ * The account page (access, subscriptions, purchases) and the subscription actions: cancel at
+ * period end, cancel now and resume, each behind a confirmation page whose form carries the
+ * kit's form token. The kit checks the subscription is this account's before acting.
+ */
+export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes; views: Views }): Router {
+  const router = new Router();
+  const offerOf = (entitlement: Entitlement) =>
+    kit.offers.get(entitlement.offerUid) ??
+    kit.offers.list.find((offer) => offer.productUid === entitlement.productUid);
+
+  router.get('/account', requireSignIn, async (ctx) => {
+    const now = new Date();
+    const entitlements = await kit.store.listByAccount(accountKeyOf(ctx) ?? '');
+    const byProduct = new Map(entitlements.map((entitlement) => [entitlement.productUid, entitlement]));
+    const products = kit.offers.list.map((offer) => ({
+      offer,
+      access: hasAccess(byProduct.get(offer.productUid), now),
+    }));
+    const subscriptions = entitlements
+      .filter((entitlement) => entitlement.type === 'SUBSCRIPTION' && entitlement.subscriptionUid)
+      .map((entitlement) => {
+        const live = ['TRIALING', 'ACTIVE', 'IN_GRACE'].includes(entitlement.status);
+        return {
+          uid: entitlement.subscriptionUid,
+          offer: offerOf(entitlement),
+          entitlement,
+          access: hasAccess(entitlement, now),
+          endsAt: accessEndsAt(entitlement),
+          canCancelAtPeriodEnd: live,
+          canCancelNow: live || entitlement.status === 'PRE_CANCELED',
+          canResume: entitlement.status === 'PRE_CANCELED',
+        };
+      });
+    const purchases = entitlements
+      .filter((entitlement) => entitlement.type !== 'SUBSCRIPTION')
+      .flatMap((entitlement) => {
+        const offer = offerOf(entitlement);
+        if (!offer) return [];
+        return [
+          {
+            offer,
+            access: hasAccess(entitlement, now),
+            available: availableUnits(entitlement),
+            bought: entitlement.unitOrderIds.length,
+            payments: entitlement.paymentUids.length,
+          },
+        ];
+      });
+    views.render(ctx, 'account', { products, subscriptions, purchases });
+  });
+
+  /** The confirmation page of one action, for a subscription of this account only. */
+  async function confirmPage(ctx: RouterContext, action: 'PERIOD_END' | 'NOW' | 'resume') {
+    const uid = String(ctx.params.subscriptionUid);
+    const entitlement = await kit.store.findBySubscriptionUid(uid);
+    if (entitlement === undefined || entitlement.accountKey !== accountKeyOf(ctx)) {
+      views.render(ctx, 'error', { kind: 'error.notFound' }, 404);
+      return;
+    }
+    const verb = action === 'resume' ? 'resume' : 'cancel';
+    views.render(ctx, 'confirm', {
+      action,
+      when: action === 'resume' ? undefined : action,
+      offer: offerOf(entitlement),
+      endsAt: views.context(ctx).date(accessEndsAt(entitlement)),
+      formAction: `/account/subscriptions/${encodeURIComponent(uid)}/${verb}`,
+    });
+  }
+
+  router.get('/account/subscriptions/:subscriptionUid/cancel', requireSignIn, (ctx) =>
+    confirmPage(ctx, ctx.query.when === 'NOW' ? 'NOW' : 'PERIOD_END'),
+  );
+  router.get('/account/subscriptions/:subscriptionUid/resume', requireSignIn, (ctx) =>
+    confirmPage(ctx, 'resume'),
+  );
+  // The kit reads `when` and `token` from the form body (never the query string) and the uid from the path.
+  router.post('/account/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+  router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+
+  return router;
+}
+
+/** When access ends if nothing more is paid: the scheduled cancellation, else the trial's or the period's end. */
+function accessEndsAt(entitlement: Entitlement): string | null {
+  if (entitlement.cancelAt) return entitlement.cancelAt;
+  if (entitlement.status === 'TRIALING' && entitlement.trialEndsAt) return entitlement.trialEndsAt;
+  return entitlement.currentPeriodEnd;
+}

@@ -1,0 +1,80 @@
+import type { DcbError, RouteErrorCode, RouteView } from '@dcbkit/core';
+import type { Context } from 'koa';
+import { RETURN_PATH } from '../billing.js';
+import { PREMIUM_PRODUCT } from '../offers.js';
+import { seeOther } from '../redirect.js';
+import { updateSession } from '../session.js';
+import type { Views } from '../views.js';
+
+/**
+ * Turns the kit's route results into pages (createKoaRoutes' `render`): the kit decided
+ * everything (payment read, ownership, access); this only shows it.
+ */
+export function renderKitView(views: Views) {
+  return (view: RouteView, ctx: Context): void => {
+    switch (view.kind) {
+      case 'checkout_embedded':
+        views.render(ctx, 'checkout-embedded', {
+          offer: view.offer,
+          paymentUid: view.paymentUid,
+          checkoutUrl: view.checkoutUrl,
+          checkoutOrigin: new URL(view.checkoutUrl).origin,
+          returnUrl: returnPageOf(view.paymentUid),
+        });
+        return;
+      case 'return':
+        // `state` is this payment's outcome from the server-side read, never the query's status.
+        views.render(ctx, 'return', {
+          state: view.state,
+          offer: view.offer,
+          productAccess: view.productAccess,
+          // A trial start charges nothing: say so rather than "payment confirmed".
+          trial: view.entitlement?.status === 'TRIALING',
+          premiumProduct: PREMIUM_PRODUCT,
+          checkAgainUrl: returnPageOf(view.paymentUid),
+        });
+        return;
+      case 'subscription': {
+        // Post/redirect/get: the account page shows the result, and reloading it sends nothing again.
+        const { action, subscription } = view;
+        const date = views.context(ctx).date(subscription.cancelAt ?? subscription.currentPeriodEnd);
+        let key = 'done.NOW';
+        if (action === 'resume') key = 'done.resume';
+        else if (subscription.status === 'PRE_CANCELED') key = 'done.PERIOD_END';
+        updateSession(ctx, { notice: { key, values: { date } } });
+        seeOther(ctx, '/account');
+        return;
+      }
+    }
+  };
+}
+
+function returnPageOf(paymentUid: string): string {
+  return `${RETURN_PATH}?${new URLSearchParams({ paymentUid })}`;
+}
+
+/** Which error page each refusal of the kit's routes shows (createKoaRoutes' `renderError`). */
+const ERROR_PAGES: Record<RouteErrorCode, string> = {
+  unauthenticated: 'error.expired',
+  cross_site_request: 'error.expired',
+  invalid_request: 'error.expired',
+  not_found: 'error.notFound',
+  offer_unavailable: 'error.refused',
+  already_owned: 'error.refused',
+  trial_used: 'error.refused',
+  conflict: 'error.refused',
+  rate_limited: 'error.unavailable',
+  service_unavailable: 'error.unavailable',
+};
+
+/** The kit's refusals as pages in the subscriber's language, with the status the kit chose. */
+export function renderKitError(views: Views) {
+  return (error: DcbError<RouteErrorCode>, ctx: Context): void => {
+    if (error.code === 'unauthenticated') {
+      seeOther(ctx, '/sign-in');
+      return;
+    }
+    if (error.retryAfterSeconds !== undefined) ctx.set('retry-after', String(error.retryAfterSeconds));
+    views.render(ctx, 'error', { kind: ERROR_PAGES[error.code] }, error.httpStatus ?? 400);
+  };
+}

@@ -1,0 +1,107 @@
+import { fileURLToPath } from 'node:url';
+import type { DcbKit, OfferDefinition } from '@dcbkit/core';
+import { formatBillingPeriod, formatOfferPrice, formatPrice } from '@dcbkit/core';
+import { Eta } from 'eta';
+import type { Context } from 'koa';
+import { type DemoAccount, findDemoAccount } from './accounts.js';
+import {
+  directionOf,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  type Language,
+  pickLanguage,
+  type Translate,
+  translator,
+} from './i18n.js';
+import { sessionOf, takeNotice } from './session.js';
+
+// autoEscape: every <%= value %> is HTML-escaped. The templates use <%~ %> (raw) only for the
+// layout's body and included partials, which are themselves escaped templates.
+const eta = new Eta({
+  views: fileURLToPath(new URL('../views', import.meta.url)),
+  autoEscape: true,
+  cache: process.env.NODE_ENV === 'production',
+});
+
+/** What every page's template gets as `it`, besides its own data. */
+export interface PageContext {
+  lang: Language;
+  dir: 'ltr' | 'rtl';
+  t: Translate;
+  account: DemoAccount | undefined;
+  /** The language switcher's links. */
+  languages: Array<{ code: Language; name: string; href: string; current: boolean }>;
+  /** True on the embedded sandbox: the banner says no money moves. */
+  sandbox: boolean;
+  /** A one-time notice (after a cancellation, say), already translated. */
+  notice: string | undefined;
+  /** The hidden `token` of a state-changing form: a new one per form, bound to the account. */
+  formToken: () => string;
+  offerName: (offer: OfferDefinition | undefined) => string;
+  offerPrice: (offer: OfferDefinition) => string;
+  price: (offer: OfferDefinition) => string;
+  period: (offer: OfferDefinition) => string | undefined;
+  date: (iso: string | null | undefined) => string;
+}
+
+export interface Views {
+  context(ctx: Context): PageContext;
+  /** Renders views/<template>.eta in the request's language as the response. */
+  render(ctx: Context, template: string, data?: object, status?: number): void;
+}
+
+export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean }): Views {
+  function context(ctx: Context): PageContext {
+    const session = sessionOf(ctx);
+    const lang = pickLanguage(session.lang, ctx.get('accept-language'));
+    const t = translator(lang);
+    const account = findDemoAccount(session.accountId);
+    // The switcher comes back to this page; after a form post it goes to the offers.
+    const back = ctx.method === 'GET' ? ctx.originalUrl : '/';
+    const dates = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short' });
+    return {
+      lang,
+      dir: directionOf(lang),
+      t,
+      account,
+      languages: LANGUAGES.map((code) => ({
+        code,
+        name: LANGUAGE_NAMES[code],
+        href: `/language?${new URLSearchParams({ lang: code, next: back })}`,
+        current: code === lang,
+      })),
+      sandbox,
+      notice: undefined,
+      formToken: () => {
+        if (!account) throw new Error('formToken needs a signed-in account');
+        return kit.routes.formToken(account.id);
+      },
+      offerName: (offer) => {
+        if (!offer) return '';
+        // locales/*.json name the offers; an offer they do not name shows its console name.
+        const key = `offer.${offer.offerUid}`;
+        const name = t(key);
+        return name === key ? offer.name : name;
+      },
+      offerPrice: (offer) => formatOfferPrice(offer, lang),
+      price: (offer) => formatPrice(offer.price, lang),
+      period: (offer) => (offer.billingPeriod ? formatBillingPeriod(offer.billingPeriod, lang) : undefined),
+      date: (iso) => (iso ? dates.format(new Date(iso)) : ''),
+    };
+  }
+
+  return {
+    context,
+    render(ctx, template, data = {}, status = 200) {
+      const page = context(ctx);
+      const notice = takeNotice(ctx);
+      if (notice) page.notice = page.t(notice.key, notice.values);
+      const html = eta.render(`./${template}`, { ...page, ...data });
+      ctx.status = status;
+      // Pages carry form tokens and account details: never cached, by the browser or a proxy.
+      ctx.set('cache-control', 'no-store');
+      ctx.type = 'html';
+      ctx.body = html;
+    },
+  };
+}
