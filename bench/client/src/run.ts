@@ -12,7 +12,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@dcbkit/core';
-import { verdict } from '@dcbkit-bench/shared';
+import { pairedRatio, spread, verdict } from '@dcbkit-bench/shared';
 
 const PAYMENT = JSON.stringify({
   success: true,
@@ -82,12 +82,12 @@ interface AsyncCandidate {
 
 /**
  * Like bench/shared's measure, for async calls: `batch` calls in flight at once, every candidate in
- * each round in rotating order, the median round kept.
+ * each round in rotating order; every round's ns per call kept, for paired ratios.
  */
 async function measureAsync(
   candidates: AsyncCandidate[],
   opts: { calls: number; batch: number; rounds: number },
-): Promise<Map<string, number>> {
+): Promise<Map<string, number[]>> {
   const samples = new Map<string, number[]>(candidates.map((c) => [c.name, []]));
   const runCalls = async (candidate: AsyncCandidate, calls: number) => {
     for (let done = 0; done < calls; done += opts.batch) {
@@ -103,11 +103,7 @@ async function measureAsync(
       samples.get(candidate.name)?.push(Number(process.hrtime.bigint() - start) / opts.calls);
     }
   }
-  const medians = new Map<string, number>();
-  for (const [name, values] of samples) {
-    medians.set(name, values.sort((a, b) => a - b)[Math.floor(values.length / 2)] as number);
-  }
-  return medians;
+  return samples;
 }
 
 const scenarios = [
@@ -131,23 +127,30 @@ const lines: string[] = [];
 for (const { label, fetch: fetchFunction, batch, calls, target } of scenarios) {
   const results = await measureAsync(candidates(fetchFunction), { calls, batch, rounds: 9 });
   lines.push('', label);
-  for (const [name, nsPerCall] of results) {
+  for (const [name, rounds] of results) {
+    const { median, min, max } = spread(rounds);
     lines.push(
-      `  ${name.padEnd(16)} ${(nsPerCall / 1000).toFixed(1).padStart(8)} µs/call ${Math.round(1e9 / nsPerCall)
+      `  ${name.padEnd(16)} ${(median / 1000).toFixed(1).padStart(8)} µs/call (${(min / 1000).toFixed(1)}–${(max / 1000).toFixed(1)}) ${Math.round(
+        1e9 / median,
+      )
         .toLocaleString('en')
         .padStart(8)} calls/s`,
     );
   }
-  const bare = results.get('(a) bare fetch') as number;
-  const ours = results.get('(b) dcbkit') as number;
-  lines.push(`  overhead per call: ${((ours - bare) / 1000).toFixed(1)} µs`);
+  const bare = results.get('(a) bare fetch') as number[];
+  const ours = results.get('(b) dcbkit') as number[];
+  const share = pairedRatio(ours, bare);
+  lines.push(`  overhead per call: ${((spread(ours).median - spread(bare).median) / 1000).toFixed(1)} µs`);
   lines.push(
     target === undefined
-      ? `  (b)/(a) throughput share: ${(bare / ours).toFixed(3)}`
-      : `  ${verdict('(b)/(a) throughput share', bare / ours, target)}`,
+      ? `  (b)/(a) throughput share: ${share.median.toFixed(3)} (min ${share.min.toFixed(3)}, max ${share.max.toFixed(3)})`
+      : `  ${verdict('(b)/(a) throughput share', share, target)}`,
   );
 }
-console.log(`bench/client  node ${process.version}  (median of rounds; ratio = throughput share)`);
+console.log(`bench/client  node ${process.version}`);
+console.log(
+  '  method: in process, unpinned, the local server in the same process; a warm-up of each candidate, then 9 rounds in rotating order; ratio = throughput share, paired per round, median (min, max)',
+);
 console.log(lines.join('\n'));
 server.close();
 server.closeAllConnections();

@@ -1,8 +1,9 @@
-import { defineOffers, signWebhook } from '@dcbkit/core';
+import { signBody } from '@dcbkit-bench/shared';
 
 export const SECRET = 'whsec_bench_0123456789abcdef0123456789';
 
-export const offers = defineOffers([
+// A plain list, as a partner may pass it: createWebhookHandler accepts it as defineOffers would.
+export const offers = [
   {
     offerUid: 'off_premium_monthly',
     productUid: 'prod_premium',
@@ -19,7 +20,7 @@ export const offers = defineOffers([
     type: 'CONSUMABLE',
     price: { amount: 2000, currency: 'TND' },
   },
-]);
+] as const;
 
 export interface SignedRequest {
   rawBody: Buffer;
@@ -91,7 +92,7 @@ export function signedEvents(first: number, count: number, signedAt: Date, padTo
       rawBody,
       headers: {
         'content-type': 'application/json',
-        'service-signature': signWebhook({ payload: rawBody, secret: SECRET, timestamp: signedAt }),
+        'service-signature': signBody(rawBody, SECRET, Math.floor(signedAt.getTime() / 1000)),
       },
     });
   }

@@ -1,109 +1,194 @@
 /**
- * bench/http: requests per second of the Express and Koa webhook endpoints against a bare route of
- * the same framework that only reads the body and answers 200. autocannon on loopback, each run
- * bounded in time; rounds rotate the routes and the median is kept. Every request carries a new
- * signed event, so the dcbkit route does the whole job: verify, de-duplicate, decide, store.
- * Target: dcbkit >= 0.85 of bare for each framework.
+ * bench/http: requests per second of the dcbkit webhook route in node:http, Express 4 and 5,
+ * Koa 2 and 3, against two routes of the same framework (see bench/README.md):
  *
- * A calibration route (the bare route plus a fixed 15 µs busy-wait, about a verification's cost)
- * shows how much this machine turns a few microseconds of server work into lost throughput: with
- * the load generator on the same two cores, every microsecond the server adds costs more than a
- * microsecond of wall time. Server CPU per request is printed for every route.
+ *   bare             reads the body with data events, as dcbkit does, and answers dcbkit's bytes
+ *   floor            bare + HMAC-SHA256 with a cached key + constant-time compare + tolerance + JSON.parse
+ *   dcbkit new       the adapter over createWebhookHandler (memoryStore, memoryLedger), every event new
+ *   dcbkit duplicate the same server setup, replaying 1,000 events it has already applied
+ *
+ * Each route is its own server process, pinned to core 0; the load generator (wrk, or autocannon
+ * when wrk is absent) is its own process, pinned to core 1. Per framework: a warm-up run of each
+ * route, then rounds in which every route runs once, in rotating order, on a freshly signed pool
+ * (signatures must be within 300 s). Ratios are taken round by round, then median (min–max).
+ * Target: dcbkit new >= 0.85 of floor, in each framework.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import { signedEvents } from './events.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatCount, formatSpread, planPinning, type Spread, spread, verdict } from '@dcbkit-bench/shared';
+import { FRAMEWORKS, type Framework, type Variant } from './apps.js';
+import { BODY_BYTES, idRange, writePool } from './events.js';
+import { type LoadResult, pickLoadGenerator, runLoad } from './load.js';
+import { killStartedServers, type Server, serverStats, startServer, stopServer } from './servers.js';
 
-const ROUNDS = 3;
-const SECONDS = 4;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const SECONDS = 1;
+const WARMUP_SECONDS = 2;
 const CONNECTIONS = 32;
-const ROUTES = ['bare', 'calibration', 'dcbkit'] as const;
-type Route = (typeof ROUTES)[number];
-const EVENTS = signedEvents(150_000);
+const WARMUP_POOL = 30_000;
+const DUPLICATE_POOL = 1_000;
+const TARGET = 0.85;
 
-interface Server {
-  url: string;
-  child: ChildProcess;
+interface Case {
+  name: string;
+  variant: Variant;
+  duplicates: boolean;
 }
+const CASES: Case[] = [
+  { name: 'bare', variant: 'bare', duplicates: false },
+  { name: 'floor', variant: 'floor', duplicates: false },
+  { name: 'dcbkit new', variant: 'dcbkit', duplicates: false },
+  { name: 'dcbkit duplicate', variant: 'dcbkit', duplicates: true },
+];
 
-async function startServer(framework: string, route: Route): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [framework, route], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
-  return { url: `http://127.0.0.1:${chunk.toString().trim()}/webhooks`, child };
-}
+const pinning = planPinning();
+const generator = pickLoadGenerator();
+const dir = await mkdtemp(join(tmpdir(), 'dcbkit-bench-http-'));
+const warnings: string[] = [];
 
-async function stopServer(server: Server): Promise<number> {
-  server.child.send('report');
-  const [report] = (await once(server.child, 'message')) as [{ cpuMicrosPerRequest: number }];
-  server.child.kill('SIGTERM');
-  await once(server.child, 'exit');
-  return report.cpuMicrosPerRequest;
-}
+const rate = (result: LoadResult) => result.requests / (result.durationUs / 1e6);
 
-let next = 0;
-async function load(url: string): Promise<{ rps: number; non2xx: number }> {
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const event = EVENTS[next++ % EVENTS.length];
-          return {
-            ...request,
-            headers: { 'content-type': 'application/json', 'service-signature': event?.signature ?? '' },
-            body: event?.body ?? '',
-          };
-        },
-      },
-    ],
-  });
-  return { rps: result.requests.average, non2xx: result.non2xx };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const perSecond = (value: number) => Math.round(value).toLocaleString('en').padStart(7);
-
-console.log(
-  `bench/http  node ${process.version}  ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per route`,
-);
-let failed = false;
-for (const framework of ['express', 'koa']) {
-  const servers = Object.fromEntries(
-    await Promise.all(ROUTES.map(async (route) => [route, await startServer(framework, route)] as const)),
-  ) as Record<Route, Server>;
-  const rates: Record<Route, number[]> = { bare: [], calibration: [], dcbkit: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let k = 0; k < ROUTES.length; k++) {
-      const route = ROUTES[(round + k) % ROUTES.length] as Route;
-      const run = await load(servers[route].url);
-      if (run.non2xx > 0) {
-        failed = true;
-        console.log(`  ${framework} ${route}: ${run.non2xx} answers were not 2xx`);
-      }
-      rates[route].push(run.rps);
-    }
-  }
-  const cpu = {} as Record<Route, number>;
-  for (const route of ROUTES) cpu[route] = await stopServer(servers[route]);
-  const bare = median(rates.bare);
-  console.log(`\n  ${framework}`);
-  for (const route of ROUTES) {
-    const ratio = median(rates[route]) / bare;
-    console.log(
-      `    ${route.padEnd(12)} ${perSecond(median(rates[route]))} req/s  ${cpu[route].toFixed(1).padStart(6)} µs server CPU/request  ratio ${ratio.toFixed(3)}`,
+/** A run whose answers are not what its case must get would measure something else: say so. */
+function check(framework: Framework, testCase: Case, result: LoadResult): void {
+  const expected = testCase.duplicates ? result.duplicate : result.applied;
+  if (expected !== result.requests || result.exhausted || result.socketErrors) {
+    warnings.push(
+      `${framework} ${testCase.name}: ${result.requests} answers, ${result.applied} applied, ${result.duplicate} duplicate, ${result.other} other, ${result.socketErrors} socket errors${result.exhausted ? ', pool exhausted' : ''}`,
     );
   }
-  const ratio = median(rates.dcbkit) / bare;
-  console.log(
-    `    ${ratio >= 0.85 ? 'PASS' : 'MISS'}  dcbkit webhook / bare route: ${ratio.toFixed(3)} (target >= 0.85); it adds ${(cpu.dcbkit - cpu.bare).toFixed(1)} µs of server CPU per request, the 15 µs calibration adds ${(cpu.calibration - cpu.bare).toFixed(1)} µs`,
-  );
 }
-if (failed) process.exitCode = 1;
+
+interface FrameworkResult {
+  framework: Framework;
+  /** Requests per second of each route, per round. */
+  rates: Map<string, number[]>;
+  /** Server CPU µs per request of each route, per round. */
+  cpu: Map<string, number[]>;
+}
+
+async function benchFramework(framework: Framework): Promise<FrameworkResult> {
+  const servers = new Map<string, Server>();
+  for (const testCase of CASES)
+    servers.set(testCase.name, await startServer(pinning, framework, testCase.variant));
+  const serverOf = (testCase: Case) => servers.get(testCase.name) as Server;
+  const newPool = join(dir, `${framework}-new.txt`);
+  const duplicatePool = join(dir, `${framework}-dup.txt`);
+  const duplicateIds = () => idRange('dup_', 0, DUPLICATE_POOL);
+
+  // Warm-up: each route runs once; the duplicate route's first pass applies the events it will replay.
+  await writePool(newPool, idRange('warm_', 0, WARMUP_POOL));
+  await writePool(duplicatePool, duplicateIds());
+  let fastest = 0;
+  for (const testCase of CASES) {
+    const result = await runLoad(generator, pinning, {
+      port: serverOf(testCase).port,
+      poolPath: testCase.duplicates ? duplicatePool : newPool,
+      cycle: true,
+      seconds: WARMUP_SECONDS,
+      connections: CONNECTIONS,
+    });
+    fastest = Math.max(fastest, rate(result));
+  }
+  // Three times the fastest warm-up rate, at least 20,000: every request of a round must be a new
+  // event, even when a round runs much faster than the warm-up did on a busy machine.
+  const poolSize = Math.max(Math.ceil(fastest * SECONDS * 3), 20_000);
+
+  const rates = new Map<string, number[]>(CASES.map((c) => [c.name, []]));
+  const cpu = new Map<string, number[]>(CASES.map((c) => [c.name, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    await writePool(newPool, idRange(`r${round}_`, 0, poolSize));
+    await writePool(duplicatePool, duplicateIds());
+    for (let k = 0; k < CASES.length; k++) {
+      const testCase = CASES[(round + k) % CASES.length] as Case;
+      const server = serverOf(testCase);
+      const before = await serverStats(server);
+      const result = await runLoad(generator, pinning, {
+        port: server.port,
+        poolPath: testCase.duplicates ? duplicatePool : newPool,
+        cycle: testCase.duplicates,
+        seconds: SECONDS,
+        connections: CONNECTIONS,
+      });
+      const after = await serverStats(server);
+      check(framework, testCase, result);
+      rates.get(testCase.name)?.push(rate(result));
+      cpu
+        .get(testCase.name)
+        ?.push((after.cpuMicros - before.cpuMicros) / Math.max(after.served - before.served, 1));
+    }
+  }
+  for (const server of servers.values()) await stopServer(server);
+  return { framework, rates, cpu };
+}
+
+/** Per-round throughput share of route `a` in route `b`'s, from requests per second. */
+function paired(result: FrameworkResult, a: string, b: string): Spread {
+  const bRates = result.rates.get(b) as number[];
+  return spread((result.rates.get(a) as number[]).map((value, round) => value / (bRates[round] as number)));
+}
+
+/**
+ * The same share from server CPU time per request (b's CPU / a's CPU, per round). Time the
+ * server spends waiting for its core does not count here, so on a busy machine this is the
+ * steadier estimate of what a quiet one would give; the verdict stays on requests per second.
+ */
+function pairedCpu(result: FrameworkResult, a: string, b: string): Spread {
+  const bCpu = result.cpu.get(b) as number[];
+  return spread((result.cpu.get(a) as number[]).map((value, round) => (bCpu[round] as number) / value));
+}
+
+function report(result: FrameworkResult): string[] {
+  const lines = [`\n  ${result.framework}`];
+  for (const testCase of CASES) {
+    const s = spread(result.rates.get(testCase.name) as number[]);
+    const c = spread(result.cpu.get(testCase.name) as number[]);
+    lines.push(
+      `    ${testCase.name.padEnd(17)} ${formatCount(s.median, 8)} req/s (${formatCount(s.min)}–${formatCount(s.max)})  ${c.median.toFixed(1).padStart(6)} µs server CPU/request (${c.min.toFixed(1)}–${c.max.toFixed(1)})`,
+    );
+  }
+  const pair = (a: string, b: string) =>
+    `${formatSpread(paired(result, a, b)).padEnd(22)}   by CPU/request ${formatSpread(pairedCpu(result, a, b))}`;
+  lines.push(
+    `    ${verdict('dcbkit new / floor', paired(result, 'dcbkit new', 'floor'), TARGET)}`,
+    `          by CPU/request:          ${formatSpread(pairedCpu(result, 'dcbkit new', 'floor'))}`,
+    `          dcbkit new / bare:       ${pair('dcbkit new', 'bare')}`,
+    `          dcbkit duplicate / floor: ${pair('dcbkit duplicate', 'floor')}`,
+    `          dcbkit duplicate / bare: ${pair('dcbkit duplicate', 'bare')}`,
+    `          floor / bare:            ${pair('floor', 'bare')}`,
+  );
+  return lines;
+}
+
+const only = process.argv[2];
+const frameworks = only ? FRAMEWORKS.filter((f) => f === only) : [...FRAMEWORKS];
+console.log(
+  `bench/http  node ${process.version}  ${BODY_BYTES} B bodies (0.4 KiB), ${CONNECTIONS} connections`,
+);
+console.log(
+  `  method: ${pinning.describe}; load generator ${generator === 'wrk' ? 'wrk (1 thread)' : 'autocannon (wrk not installed), in its own process'}; per framework a ${WARMUP_SECONDS} s warm-up of each route, then ${ROUNDS} rounds of ${SECONDS} s per route in rotating order, each round on freshly signed distinct events; ratios paired per round, median (min–max)`,
+);
+const summary: string[] = [];
+try {
+  for (const framework of frameworks) {
+    const result = await benchFramework(framework);
+    console.log(report(result).join('\n'));
+    const ratio = paired(result, 'dcbkit new', 'floor');
+    const valid = !warnings.some((warning) => warning.startsWith(`${framework} `));
+    summary.push(
+      `  ${framework.padEnd(10)} ${formatSpread(ratio).padEnd(22)} ${formatSpread(pairedCpu(result, 'dcbkit new', 'floor')).padEnd(22)} ${formatSpread(paired(result, 'dcbkit duplicate', 'floor')).padEnd(22)} ${valid ? (ratio.median >= TARGET ? 'PASS' : 'MISS') : 'INVALID (see WARNING)'}`,
+    );
+  }
+} finally {
+  killStartedServers();
+  await rm(dir, { recursive: true, force: true });
+}
+console.log(`\n  summary: dcbkit route / floor route (target >= ${TARGET} for new events)`);
+console.log(
+  `  ${'framework'.padEnd(10)} ${'new, req/s'.padEnd(22)} ${'new, by CPU/request'.padEnd(22)} ${'duplicates, req/s'.padEnd(22)} verdict (req/s)`,
+);
+console.log(summary.join('\n'));
+if (warnings.length > 0) {
+  console.log('\n  WARNING: these runs did not get the answers their case must get:');
+  for (const warning of warnings) console.log(`    ${warning}`);
+}
