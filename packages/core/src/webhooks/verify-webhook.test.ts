@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
+import { memoryStore } from '../entitlements/store/memory-store.js';
+import { createWebhookHandler } from './create-webhook-handler.js';
 import { signWebhook } from './sign-webhook.js';
 import { parseSignatureHeader } from './signature-header.js';
 import { verifyWebhook } from './verify-webhook.js';
@@ -121,6 +124,33 @@ describe('verifyWebhook', () => {
         verifyWebhook({ rawBody: body, signature, secrets: SECRET, now: NOW, toleranceSeconds: 60 }),
       ),
     ).toBe('accepted');
+  });
+
+  it('refuses a tolerance or a clock that would switch replay protection off', () => {
+    // A delivery captured 90 days ago: a NaN, infinite or huge tolerance, or an invalid clock, would accept it.
+    const captured = signed(body, SECRET, T - 90 * 86_400);
+    const attempts: Array<Partial<Parameters<typeof verifyWebhook>[0]>> = [
+      { toleranceSeconds: Number(process.env.DCBKIT_UNSET_TOLERANCE) },
+      { toleranceSeconds: Number.POSITIVE_INFINITY },
+      { toleranceSeconds: 1e9 },
+      { toleranceSeconds: 0 },
+      { toleranceSeconds: 1.5 },
+      { now: new Date('x') },
+    ];
+    for (const options of attempts) {
+      expect(() =>
+        verifyWebhook({ rawBody: body, signature: captured, secrets: SECRET, now: NOW, ...options }),
+      ).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    }
+    expect(() =>
+      createWebhookHandler({
+        secrets: SECRET,
+        store: memoryStore(),
+        ledger: memoryLedger(),
+        offers: [],
+        toleranceSeconds: Number.NaN,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_option', details: { option: 'toleranceSeconds' } }));
   });
 
   it('accepts any configured secret while rotating', () => {
