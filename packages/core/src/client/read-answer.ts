@@ -31,30 +31,37 @@ export function readApiAnswer<T>(
   context: AnswerContext,
 ): AnswerReading<T> {
   const errorBody = readErrorEnvelope(answer);
-  if (errorBody !== undefined) {
-    const retryAfterMs = suggestedDelayMs(answer, errorBody, context.nowMs);
-    return {
-      ok: false,
-      error: new DcbApiError({
-        code: errorBody.code,
-        httpStatus: answer.status,
-        message: errorBody.message,
-        retryable: errorBody.retryable,
-        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-        body: answer.body.json ? answer.body.value : undefined,
-        method: context.method,
-        path: context.path,
-      }),
-      retryable: statedRetryable(errorBody),
-      retryAfterMs,
-    };
-  }
+  if (errorBody !== undefined) return serviceRefusal(answer, errorBody, context);
   if (isSuccessStatus(answer.status) && answer.body.json) {
     const parsed = schema.safeParse(answer.body.value);
     if (parsed.success) return { ok: true, value: parsed.data };
     return unexpectedAnswer(answer, context, describeIssue(parsed.error));
   }
   return unexpectedAnswer(answer, context);
+}
+
+/** An error envelope's refusal as DcbApiError, with what the retry policy needs to know. */
+export function serviceRefusal(
+  answer: HttpAnswer,
+  errorBody: ApiErrorBody,
+  context: AnswerContext,
+): AnswerReading<never> {
+  const retryAfterMs = suggestedDelayMs(answer, errorBody, context.nowMs);
+  return {
+    ok: false,
+    error: new DcbApiError({
+      code: errorBody.code,
+      httpStatus: answer.status,
+      message: errorBody.message,
+      retryable: errorBody.retryable,
+      retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
+      body: answer.body.json ? answer.body.value : undefined,
+      method: context.method,
+      path: context.path,
+    }),
+    retryable: statedRetryable(errorBody),
+    retryAfterMs,
+  };
 }
 
 /** The error envelope's `error`, when the answer is one (whatever its status). */

@@ -7,6 +7,7 @@ import {
   type AnswerReading,
   isSuccessStatus,
   readErrorEnvelope,
+  serviceRefusal,
   statedRetryable,
   suggestedDelayMs,
   unexpectedAnswer,
@@ -75,21 +76,7 @@ export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): Ans
   const retryable = statedRetryable(errorBody);
   // A rate limit or a failure of the endpoint is the service's state, not the partner's credentials.
   if (retryable === true || answer.status === 429 || answer.status >= 500) {
-    return {
-      ok: false,
-      error: new DcbApiError({
-        code: errorBody.code,
-        httpStatus: answer.status,
-        message: errorBody.message,
-        retryable: errorBody.retryable,
-        retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
-        body: answer.body.json ? answer.body.value : undefined,
-        method: context.method,
-        path: context.path,
-      }),
-      retryable,
-      retryAfterMs,
-    };
+    return serviceRefusal(answer, errorBody, context);
   }
   return {
     ok: false,
