@@ -1,6 +1,5 @@
 import { DcbError } from '../errors/dcb-error.js';
 import { tokenResponseSchema } from '../schemas/envelope.js';
-import { DcbApiError } from './errors.js';
 import type { HttpAnswer } from './http-transport.js';
 import {
   type AnswerContext,
