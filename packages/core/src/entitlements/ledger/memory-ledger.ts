@@ -44,7 +44,10 @@ export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
   if (!(leaseMs > 0 && leaseMs < ttlMs))
     throw optionError('memoryLedger', 'leaseMs', 'must be > 0 and < ttlMs.');
   const cache = new LRUCache<string, number>({
-    max,
+    // Counted by maxSize rather than `max`: lru-cache allocates arrays of `max` entries at creation
+    // (42 MiB for a million, whatever the fill); this way memory grows with the events held.
+    maxSize: max,
+    sizeCalculation: () => 1,
     ttl: ttlMs,
     // A lease of seconds does not need a fresh clock reading per call: lru-cache's 1 ms reuse is
     // fine, except with an injected clock, whose every move a test expects to see at once.
