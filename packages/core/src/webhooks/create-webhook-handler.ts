@@ -22,6 +22,7 @@ import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { createDeadlines } from './deadlines.js';
 import type { RawBody } from './hmac.js';
 import { SIGNATURE_HEADER } from './signature-header.js';
 import { checkTolerance, verifyWebhook } from './verify-webhook.js';
@@ -133,6 +134,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
   } = options;
   const toleranceSeconds = checkTolerance(options.toleranceSeconds, 'createWebhookHandler');
   const reportError = createErrorReporter(logger, options.onError);
+  const withDeadline = createDeadlines(timeoutMs);
   const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
   const { confirm, readSubscription } = options;
   const context: ApplyContext = { store, offers, accountKey, ...(confirm ? { confirm } : {}) };
@@ -239,14 +241,14 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     // One deadline for the claim and the processing: one timer per delivery on the hot path.
     let claimed: string | undefined;
     try {
-      return await withTimeout(async () => {
+      return await withDeadline(async () => {
         const key = eventKey(event);
         const claim: ClaimResult = await ledger.claim(key);
         if (claim === 'duplicate') return received('duplicate');
         if (claim === 'in_progress') return refused(409, 'in_progress', IN_PROGRESS_RETRY_SECONDS);
         claimed = key;
         return process(event, key);
-      }, timeoutMs);
+      });
     } catch (error) {
       return fail(error, event, claimed);
     }
@@ -266,31 +268,6 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         now,
         ...(readSubscription ? { readSubscription } : {}),
       }),
-  });
-}
-
-/** Runs `work`, or rejects with a DcbError `timeout` once `ms` have passed (the work itself goes on). */
-function withTimeout<T>(work: () => Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () =>
-        reject(
-          new DcbError('timeout', `The store, the ledger or a listener took longer than ${ms} ms.`, {
-            details: { timeoutMs: ms },
-          }),
-        ),
-      ms,
-    );
-    work().then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
   });
 }
 
