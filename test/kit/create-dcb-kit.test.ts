@@ -60,6 +60,10 @@ describe('createDcbKit', () => {
     expect(() =>
       createDcbKit({ client: { ...client, clientId: 'svc_live_x' }, webhookSecrets: 'w', offers: [] }),
     ).toThrow(expect.objectContaining({ code: 'environment_mismatch' }));
+    const badReturn = createDcbKit({ client, webhookSecrets: 'w', offers: [], returnUrl: 'not a url' });
+    expect(() => badReturn.routes).toThrow(
+      expect.objectContaining({ code: 'invalid_option', details: { option: 'returnUrl' } }),
+    );
     const kit = createDcbKit({ client, webhookSecrets: 'w', offers: [] });
     expect(() => kit.routes).toThrow(
       expect.objectContaining({ code: 'invalid_option', details: { option: 'returnUrl' } }),

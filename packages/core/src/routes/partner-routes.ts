@@ -7,6 +7,7 @@ import type { GrantResult } from '../entitlements/handler/grant-from-payment.js'
 import type { Offers } from '../entitlements/offers/define-offers.js';
 import { hasAccess } from '../entitlements/rules/has-access.js';
 import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import { optionError } from '../errors/option-error.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { recordPendingPayment } from '../reconcile/pending-payment.js';
@@ -111,7 +112,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   const logger = options.logger ?? consoleLogger;
   const reportError = createErrorReporter(logger, options.onError);
   const reported = new Set<string>();
-  const allowedOrigins = new Set(options.allowedOrigins ?? [new URL(returnUrl).origin]);
+  const allowedOrigins = new Set(options.allowedOrigins ?? [originOf(returnUrl)]);
   const formSecret = options.formSecret ?? randomBytes(32).toString('base64url');
 
   /**
@@ -309,4 +310,16 @@ function presentationOf(value: unknown): Presentation {
 function cancelWhenOf(value: unknown): SubscriptionCancelWhen {
   if (value === 'NOW' || value === 'PERIOD_END') return value;
   throw routeError('invalid_request', 'when must be NOW or PERIOD_END.');
+}
+
+function originOf(returnUrl: unknown): string {
+  const url = typeof returnUrl === 'string' && URL.canParse(returnUrl) ? new URL(returnUrl) : undefined;
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw optionError(
+      'createPartnerRoutes',
+      'returnUrl',
+      'must be the absolute http(s) URL of your return page.',
+    );
+  }
+  return url.origin;
 }
