@@ -66,9 +66,17 @@ export function loadSandboxConfig(path: string): SandboxConfig {
     const reason = (cause as NodeJS.ErrnoException).code ?? 'unreadable';
     throw new SandboxConfigError(`Cannot read sandbox config ${path} (${reason}).`, { cause });
   }
-  let json: unknown;
+  const json = parseJsonFile(text, path, 'Sandbox config');
+  return parseSandboxConfig(json, `config ${path}`);
+}
+
+/**
+ * JSON.parse, or a SandboxConfigError that names `file:line:column` of a syntax error and what was
+ * found there, for the config file and the state file alike.
+ */
+export function parseJsonFile(text: string, path: string, what: string, hint = ''): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (cause) {
     const offset = jsonSyntaxErrorOffset(text);
     const position = offset === undefined ? undefined : positionAt(text, offset);
@@ -79,12 +87,11 @@ export function loadSandboxConfig(path: string): SandboxConfig {
         : offset >= text.length
           ? ': unexpected end of file'
           : `: unexpected ${JSON.stringify(text[offset])}`;
-    throw new SandboxConfigError(`Sandbox config ${where} is not valid JSON${found}.`, {
+    throw new SandboxConfigError(`${what} ${where} is not valid JSON${found}.${hint}`, {
       ...(position ? { position } : {}),
       cause,
     });
   }
-  return parseSandboxConfig(json, `config ${path}`);
 }
 
 /**

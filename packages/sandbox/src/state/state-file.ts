@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { jsonSyntaxErrorOffset, positionAt } from '../config/json-position.js';
-import { issuePath, SandboxConfigError } from '../config/load-config.js';
+import { issuePath, parseJsonFile, SandboxConfigError } from '../config/load-config.js';
 import { reviveState, type SandboxState, serializeState, stateFileSchema } from './state-snapshot.js';
 
 /**
@@ -17,18 +16,7 @@ export function readStateFile(path: string): SandboxState | undefined {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SandboxConfigError(`Cannot read sandbox state ${path}.`, { cause });
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    const offset = jsonSyntaxErrorOffset(text);
-    const position = offset === undefined ? undefined : positionAt(text, offset);
-    const where = position ? `${path}:${position.line}:${position.column}` : path;
-    throw new SandboxConfigError(`Sandbox state ${where} is not valid JSON; move it away to start afresh.`, {
-      ...(position ? { position } : {}),
-      cause,
-    });
-  }
+  const json = parseJsonFile(text, path, 'Sandbox state', ' Move it away to start afresh.');
   const parsed = stateFileSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({
