@@ -1,4 +1,3 @@
-import type { OfferDefinition } from '../../schemas/offer.js';
 import type { Subscription } from '../../schemas/subscription.js';
 import { isPaymentEvent, type WebhookEvent } from '../../schemas/webhook-event.js';
 import { accessEffectOf } from '../../webhooks/webhook-events.js';
@@ -54,47 +53,56 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   }
   const target = namedByPayment(event, context) ?? (await locate(event, context));
   if (target === undefined) return { outcome: 'unmatched' };
-  const confirmation = context.confirm ? await confirmTie(event, target, context) : {};
   // Filled in by the change, which the store may run more than once: the last run is the one committed.
-  const seen: { previous: Entitlement | undefined; offerUid: string | undefined; offerKnown: boolean } = {
-    previous: undefined,
-    offerUid: undefined,
-    offerKnown: true,
-  };
-  const entitlement = await store.update(target.accountKey, target.productUid, (current) => {
-    const offerUid = event.offerUid ?? current?.offerUid;
-    const offer = offerUid === undefined ? undefined : offers.get(offerUid);
-    seen.previous = current;
-    seen.offerUid = offerUid;
-    seen.offerKnown = offer !== undefined;
-    return offer && decide(event, current, offer, target, { confirmedStatus: confirmation.status });
-  });
+  const seen: {
+    previous: Entitlement | undefined;
+    offerUid: string | undefined;
+    offerKnown: boolean;
+    tie: boolean;
+  } = { previous: undefined, offerUid: undefined, offerKnown: true, tie: false };
+  // `confirmation` undefined: a same-instant tie is not settled here but reported (seen.tie), and
+  // nothing is written; the read that settles it then runs once, only for such a tie.
+  const apply = (confirmation: { status?: EntitlementStatus } | undefined) =>
+    store.update(target.accountKey, target.productUid, (current) => {
+      const offerUid = event.offerUid ?? current?.offerUid;
+      const offer = offerUid === undefined ? undefined : offers.get(offerUid);
+      seen.previous = current;
+      seen.offerUid = offerUid;
+      seen.offerKnown = offer !== undefined;
+      seen.tie = false;
+      if (offer === undefined) return undefined;
+      if (confirmation === undefined && tiesWithHeld(event, current, offer)) {
+        seen.tie = true;
+        return undefined;
+      }
+      return decide(event, current, offer, target, { confirmedStatus: confirmation?.status });
+    });
+  const wantsConfirmation = context.confirm !== undefined && event.subscriptionUid !== undefined;
+  let entitlement = await apply(wantsConfirmation ? undefined : {});
+  let confirmError: unknown;
+  if (seen.tie) {
+    const confirmation = await confirmTie(event, context);
+    confirmError = confirmation.error;
+    entitlement = await apply(confirmation);
+  }
   if (!seen.offerKnown) return { outcome: 'unknown_offer', offerUid: seen.offerUid };
   return {
     outcome: 'applied',
     accountKey: target.accountKey,
     previous: seen.previous,
     entitlement,
-    ...('error' in confirmation ? { confirmError: confirmation.error } : {}),
+    ...(confirmError !== undefined ? { confirmError } : {}),
   };
 }
 
 /**
- * When the event ties with the held status (same instant and step, another outcome), what a read
- * of the subscription says it is now. The read runs outside the store update, which must stay
- * synchronous; the update settles the tie with it only if the tie is still there.
+ * What a read of the subscription says it is now, to settle a same-instant tie (same instant and
+ * step, another outcome) with the held status. A failed read leaves the tie rule to decide.
  */
 async function confirmTie(
   event: WebhookEvent,
-  target: EntitlementKey,
   context: ApplyContext,
 ): Promise<{ status?: EntitlementStatus; error?: unknown }> {
-  if (event.subscriptionUid === undefined) return {};
-  const held = await context.store.get(target.accountKey, target.productUid);
-  const offerUid = event.offerUid ?? held?.offerUid;
-  const offer: OfferDefinition | undefined =
-    offerUid === undefined ? undefined : context.offers.get(offerUid);
-  if (offer === undefined || !tiesWithHeld(event, held, offer)) return {};
   try {
     const subscription = await context.confirm?.(event);
     return subscription ? { status: entitlementStatusOf(subscription.status) } : {};
