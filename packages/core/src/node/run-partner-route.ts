@@ -1,11 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { DcbError } from '../errors/dcb-error.js';
-import {
-  answerForDeniedAccess,
-  answerForError,
-  answerForResult,
-  type HttpAnswer,
-} from '../routes/http-answer.js';
+import type { HttpAnswer } from '../http/http-answer.js';
+import { answerForDeniedAccess, answerForError, answerForResult } from '../routes/http-answer.js';
 import type { PartnerRoutes, RouteInput } from '../routes/partner-routes.js';
 import { isRouteError, type RouteErrorCode } from '../routes/route-error.js';
 import type { RouteResult, RouteView } from '../routes/route-result.js';

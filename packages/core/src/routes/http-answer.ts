@@ -2,8 +2,6 @@ import type { HttpAnswer } from '../http/http-answer.js';
 import { isRouteError } from './route-error.js';
 import type { RouteResult } from './route-result.js';
 
-export type { HttpAnswer };
-
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 /** A route's result as HTTP: 303 to the checkout, or the view as JSON. */

@@ -12,7 +12,7 @@ import { eventKey as defaultEventKey } from '../entitlements/ledger/event-key.js
 import type { ClaimResult, EventLedger } from '../entitlements/ledger/event-ledger.js';
 import { defineOffers, isOffers, type Offers } from '../entitlements/offers/define-offers.js';
 import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
-import { DcbError } from '../errors/dcb-error.js';
+import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
@@ -200,7 +200,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
   }
 
   async function fail(error: unknown, event: WebhookEvent, key: string | undefined): Promise<HttpAnswer> {
-    const timedOut = error instanceof DcbError && error.code === 'timeout';
+    const timedOut = isDcbError(error, 'timeout');
     reportError(
       error,
       { source: 'webhook', event: event.event },
