@@ -41,12 +41,14 @@ export {
 export { formatBillingPeriod, formatOfferPrice } from './entitlements/offers/format-billing-period.js';
 export { formatPrice } from './entitlements/offers/format-price.js';
 export { consumeUnit } from './entitlements/rules/consume-unit.js';
-export { decide } from './entitlements/rules/decide.js';
+export { decide, factsOf } from './entitlements/rules/decide.js';
 export { availableUnits, hasAccess } from './entitlements/rules/has-access.js';
 export type {
   DueEntitlementsQuery,
   EntitlementChange,
+  EntitlementFacts,
   EntitlementStore,
+  KnownFacts,
   PendingPayment,
   PendingPaymentsQuery,
   ReleaseLock,

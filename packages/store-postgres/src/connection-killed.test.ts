@@ -1,3 +1,4 @@
+import type { EntitlementChange } from '@dcbkit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore, type SqlStore } from './create-sql-store.js';
@@ -60,46 +61,52 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
     await database?.drop();
   });
 
-  it('leaves the entitlement as it was, and the retry succeeds on a fresh connection', async () => {
+  it('leaves the entitlement and its facts as they were, and the retry succeeds on a fresh connection', async () => {
     const { store } = sqlStore;
-    const created = await store.update('user_k', 'prod_credits', () => ({
-      accountKey: 'user_k',
-      productUid: 'prod_credits',
-      offerUid: 'off_credits',
-      type: 'CONSUMABLE',
-      status: 'ACTIVE',
-      subscriptionUid: null,
-      subscriberUid: 'sbr_k',
-      currentPeriodEnd: null,
-      trialEndsAt: null,
-      cancelAt: null,
-      graceEndsAt: null,
-      paymentUids: ['pay_1'],
-      unitOrderIds: ['ord_1'],
-      usedOrderIds: [],
-      lastEventName: 'payment.succeeded',
-      lastEventAt: '2026-11-21T12:00:00.000Z',
-    }));
-    const addUnit = (current: typeof created) =>
-      current && {
-        ...current,
-        paymentUids: [...current.paymentUids, 'pay_2'],
-        unitOrderIds: [...current.unitOrderIds, 'ord_2'],
-      };
+    const created = await store.update(
+      'user_k',
+      'prod_credits',
+      () => ({
+        accountKey: 'user_k',
+        productUid: 'prod_credits',
+        offerUid: 'off_credits',
+        type: 'CONSUMABLE',
+        status: 'ACTIVE',
+        subscriptionUid: null,
+        subscriberUid: 'sbr_k',
+        currentPeriodEnd: null,
+        trialEndsAt: null,
+        cancelAt: null,
+        graceEndsAt: null,
+        unitsBought: 1,
+        unitsUsed: 0,
+        lastEventName: 'payment.succeeded',
+        lastEventAt: '2026-11-21T12:00:00.000Z',
+      }),
+      { paymentUid: 'pay_1', unitOrderId: 'ord_1' },
+    );
+    const addUnit: EntitlementChange = (current, known) =>
+      current && { ...current, unitsBought: current.unitsBought + (known.unitOrderId ? 0 : 1) };
+    const secondUnit = { paymentUid: 'pay_2', unitOrderId: 'ord_2' };
 
-    const { executor, state } = killingExecutor(fromPg(appPool), database.pool, /^UPDATE/);
+    const { executor, state } = killingExecutor(fromPg(appPool), database.pool, /^WITH written AS \(UPDATE/);
     const sql = storeStatements(sqlStore.tables);
-    await expect(
-      executor.transaction((tx) => updateInTransaction(tx, sql, 'user_k', 'prod_credits', addUnit)),
-    ).rejects.toThrow();
+    const addSecondUnit = (tx: SqlQueryable) =>
+      updateInTransaction(tx, sql, 'user_k', 'prod_credits', addUnit, secondUnit);
+    await expect(executor.transaction(addSecondUnit)).rejects.toThrow();
     expect(state.killed).toBe(1);
-    // The UPDATE ran, its COMMIT never did: no partial write.
+    // The write ran, its COMMIT never did: no partial write, neither of the record nor of its facts.
     expect(await store.get('user_k', 'prod_credits')).toEqual(created);
     expect(await store.findByPaymentUid('pay_2')).toBeUndefined();
 
-    // The same one-connection pool, retried: the dead client was dropped, a new one serves.
-    await executor.transaction((tx) => updateInTransaction(tx, sql, 'user_k', 'prod_credits', addUnit));
-    expect((await store.get('user_k', 'prod_credits'))?.unitOrderIds).toEqual(['ord_1', 'ord_2']);
+    // The same one-connection pool, retried: the dead client was dropped, a new one serves, and
+    // counts the unit the killed attempt did not record.
+    await executor.transaction(addSecondUnit);
+    expect((await store.get('user_k', 'prod_credits'))?.unitsBought).toBe(2);
+    expect((await store.findByPaymentUid('pay_2'))?.unitsBought).toBe(2);
+    // Once recorded, the order is known: a redelivery counts nothing.
+    await executor.transaction(addSecondUnit);
+    expect((await store.get('user_k', 'prod_credits'))?.unitsBought).toBe(2);
     const ledger = createSqlStore(fromPg(appPool), { schema: database.schema }).ledger;
     expect(await ledger.claim('after_the_kill')).toBe('new');
   });
@@ -119,7 +126,7 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
         `${database.schema}_m`,
       ]);
       expect(rows).toEqual([]);
-      expect((await migrate(executor, names)).applied).toEqual([1, 2]);
+      expect((await migrate(executor, names)).applied).toEqual([1, 2, 3]);
     } finally {
       await database.pool.query(`DROP SCHEMA IF EXISTS "${database.schema}_m" CASCADE`);
     }

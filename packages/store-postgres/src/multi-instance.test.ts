@@ -9,7 +9,7 @@ import {
   type InstanceBundle,
   startInstance,
 } from './test-support/instances.js';
-import { accountsOf, referenceStore, stateOf } from './test-support/reference.js';
+import { accountsOf, paymentOwners, referenceStore, stateOf } from './test-support/reference.js';
 
 // Two app instances, each a separate process with its own pool, behind one database: the
 // multi-instance deployment store-postgres is for.
@@ -72,16 +72,25 @@ describe.skipIf(!DATABASE_URL)('two instances in separate processes', () => {
 
     // The state one instance fed every event once, in order, reaches: entitlement by entitlement.
     const accounts = accountsOf(events);
-    const reference = await stateOf(await referenceStore(events), accounts);
-    const { store } = postgresStore({ pool: database.pool, schema: database.schema });
+    const inOrder = await referenceStore(events);
+    const reference = await stateOf(inOrder, accounts);
+    const { store, tables } = postgresStore({ pool: database.pool, schema: database.schema });
     const stored = await stateOf(store, accounts);
     expect(stored).toEqual(reference);
-    // Each consumable counted once.
+    // Each consumable counted once, and its order recorded once.
     const credits = creditsBought(events);
     for (const [i, account] of accounts.entries()) {
-      const units = stored[i]?.find((entitlement) => entitlement.productUid === 'prod_credits')?.unitOrderIds;
-      expect(units).toHaveLength(credits.get(account) ?? -1);
+      const units = stored[i]?.find((entitlement) => entitlement.productUid === 'prod_credits')?.unitsBought;
+      expect(units).toBe(credits.get(account) ?? -1);
     }
+    const { rows: unitRows } = await database.pool.query<{ account_key: string; units: number }>(
+      `SELECT account_key, count(*)::int AS units FROM ${tables.entitlementUnits} GROUP BY account_key`,
+    );
+    expect(new Map(unitRows.map((row) => [row.account_key, row.units]))).toEqual(credits);
+    // Every payment recorded, for the entitlement in-order delivery records it for.
+    const owners = await paymentOwners(store, events);
+    expect(owners.filter(([, owner]) => owner === null)).toEqual([]);
+    expect(owners).toEqual(await paymentOwners(inOrder, events));
     // About 30 s on a loaded two-core machine; the margin is for CI running other files beside it.
   }, 180_000);
 
@@ -114,8 +123,10 @@ describe.skipIf(!DATABASE_URL)('two instances in separate processes', () => {
     expect(result.rounds).toBeGreaterThan(1);
 
     const accounts = accountsOf(events);
-    const reference = await stateOf(await referenceStore(events), accounts);
+    const inOrder = await referenceStore(events);
+    const reference = await stateOf(inOrder, accounts);
     const { store } = postgresStore({ pool: database.pool, schema: database.schema });
     expect(await stateOf(store, accounts)).toEqual(reference);
+    expect(await paymentOwners(store, events)).toEqual(await paymentOwners(inOrder, events));
   }, 120_000);
 });

@@ -24,8 +24,9 @@ export interface EntitlementKey {
 
 /**
  * Who may use what: one record per (accountKey, productUid). Plain JSON: every field is a string,
- * an array of strings or null, so a store can keep it as one JSON column or as columns.
- * Treat it as immutable: rules return a new record.
+ * a count or null, so a store can keep it as one JSON column or as columns. Its size never grows
+ * with history: the payment and order ids an entitlement has seen live beside it in the store
+ * (see `EntitlementFacts`). Treat it as immutable: rules return a new record.
  */
 export interface Entitlement extends EntitlementKey {
   /** The offer of the last applied event (a product may be sold through several offers). */
@@ -41,18 +42,16 @@ export interface Entitlement extends EntitlementKey {
   readonly cancelAt: string | null;
   /** IN_GRACE with access allowed by the offer's grace policy: when that access ends. */
   readonly graceEndsAt: string | null;
-  /** Every payment that touched this entitlement, sorted. */
-  readonly paymentUids: readonly string[];
-  /** CONSUMABLE: one entry per unit bought, keyed by orderId (a redelivery cannot add a second), sorted. */
-  readonly unitOrderIds: readonly string[];
-  /** CONSUMABLE: the units already used, a subset of `unitOrderIds`, sorted. */
-  readonly usedOrderIds: readonly string[];
+  /** CONSUMABLE: units bought, one per order (the store keeps the order ids, so a redelivery adds none); 0 otherwise. */
+  readonly unitsBought: number;
+  /** CONSUMABLE: units used (see `consumeUnit`), never more than `unitsBought`; 0 otherwise. */
+  readonly unitsUsed: number;
   /** The last event that set the status, and its `occurredAt`: an older event no longer changes it. */
   readonly lastEventName: string | null;
   readonly lastEventAt: string | null;
 }
 
-const sortedIds = z.array(z.string().min(1)).readonly();
+const count = z.number().int().nonnegative();
 
 /**
  * Validates an entitlement read back from storage (for example a JSON column).
@@ -72,9 +71,8 @@ export const entitlementSchema = z.object({
   trialEndsAt: timestampSchema.nullable(),
   cancelAt: timestampSchema.nullable(),
   graceEndsAt: timestampSchema.nullable(),
-  paymentUids: sortedIds,
-  unitOrderIds: sortedIds,
-  usedOrderIds: sortedIds,
+  unitsBought: count,
+  unitsUsed: count,
   lastEventName: z.string().min(1).nullable(),
   lastEventAt: timestampSchema.nullable(),
 }) satisfies z.ZodType<Entitlement>;

@@ -1,7 +1,10 @@
 // Shared by this folder's tests; not exported from the package.
+import type { OfferDefinition } from '../schemas/offer.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { signWebhook } from '../webhooks/sign-webhook.js';
+import type { Entitlement, EntitlementKey } from './entitlement.js';
 import { defineOffers } from './offers/define-offers.js';
+import { decide, factsOf } from './rules/decide.js';
 
 export const offers = defineOffers([
   {
@@ -93,4 +96,26 @@ export function signedRequest(payload: unknown, signedAt: Date = NOW, secret = S
       'service-signature': signWebhook({ payload: rawBody, secret, timestamp: signedAt }),
     },
   };
+}
+
+/**
+ * Applies the events one after another as a store would: the order ids it has kept are the facts
+ * `decide` is told it knows (what memoryStore does, without the promises).
+ */
+export function decideAll(
+  events: readonly WebhookEvent[],
+  offer: OfferDefinition,
+  key: EntitlementKey,
+): Entitlement | undefined {
+  const orders = new Set<string>();
+  let current: Entitlement | undefined;
+  for (const event of events) {
+    const { unitOrderId } = factsOf(event, offer);
+    const known = { paymentUid: false, unitOrderId: unitOrderId !== undefined && orders.has(unitOrderId) };
+    const next = decide(event, current, offer, key, { known });
+    if (next === undefined) continue;
+    if (unitOrderId !== undefined) orders.add(unitOrderId);
+    current = next;
+  }
+  return current;
 }

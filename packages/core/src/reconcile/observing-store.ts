@@ -13,11 +13,16 @@ export function observingStore(store: EntitlementStore): {
   let seen: Entitlement | undefined;
   const observed: EntitlementStore = {
     get: (accountKey, productUid) => store.get(accountKey, productUid),
-    update: (accountKey, productUid, change) =>
-      store.update(accountKey, productUid, (current) => {
-        seen = current;
-        return change(current);
-      }),
+    update: (accountKey, productUid, change, facts) =>
+      store.update(
+        accountKey,
+        productUid,
+        (current, known) => {
+          seen = current;
+          return change(current, known);
+        },
+        facts,
+      ),
     listByAccount: (accountKey) => store.listByAccount(accountKey),
     findBySubscriptionUid: (subscriptionUid) => store.findBySubscriptionUid(subscriptionUid),
     findByPaymentUid: (paymentUid) => store.findByPaymentUid(paymentUid),

@@ -16,10 +16,10 @@ function lossyStore(): EntitlementStore {
   const inner = memoryStore();
   return {
     ...inner,
-    async update(accountKey, productUid, change) {
+    async update(accountKey, productUid, change, facts) {
       const current = await inner.get(accountKey, productUid);
       await nextTick();
-      return inner.update(accountKey, productUid, () => change(current));
+      return inner.update(accountKey, productUid, (_, known) => change(current, known), facts);
     },
   };
 }
@@ -36,12 +36,31 @@ function leakyStore(): EntitlementStore {
     async update(accountKey, productUid, change) {
       const key = `${accountKey}/${productUid}`;
       const live = records.get(key);
-      const next = change(live && { ...live });
+      const next = change(live && { ...live }, { paymentUid: false, unitOrderId: false });
       if (next === undefined) return live;
       if (live) Object.assign(live, next);
       else records.set(key, { ...next });
       return records.get(key);
     },
+  };
+}
+
+/** Keeps no facts: every delivery of an order looks new. */
+function forgetfulStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    update: (accountKey, productUid, change) => inner.update(accountKey, productUid, change),
+  };
+}
+
+/** Records the facts even when the change writes nothing. */
+function eagerStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    update: (accountKey, productUid, change, facts) =>
+      inner.update(accountKey, productUid, (current, known) => change(current, known) ?? current, facts),
   };
 }
 
@@ -80,6 +99,16 @@ describe('the conformance suites', () => {
     const atomicity = check(storeChecks, 'concurrent updates of one entitlement');
     await expect(atomicity.run(lossyStore())).rejects.toThrow();
     await expect(atomicity.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that keeps no facts, or keeps them when nothing is written', async () => {
+    const facts = check(storeChecks, 'which facts it already holds');
+    const dedupe = check(storeChecks, 'concurrent updates of one entitlement');
+    const writesNothing = check(storeChecks, 'records no fact');
+    await expect(facts.run(forgetfulStore())).rejects.toThrow();
+    await expect(dedupe.run(forgetfulStore())).rejects.toThrow();
+    await expect(writesNothing.run(eagerStore())).rejects.toThrow();
+    await expect(writesNothing.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it('catch a store that hands out live records', async () => {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { type Entitlement, entitlementSchema } from '../entitlements/entitlement.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import type {
+  EntitlementChange,
+  EntitlementFacts,
+  EntitlementStore,
+  KnownFacts,
+} from '../entitlements/store/entitlement-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
 import { reconcileChecks } from './reconcile-conformance.js';
 import { same, type TestRunner, testRunnerOf } from './test-runner.js';
@@ -28,17 +33,33 @@ function entitlementOf(
     accountKey,
     productUid,
     subscriptionUid: uniqueId('sub'),
-    paymentUids: [uniqueId('pay')],
     ...overrides,
   });
 }
 
-function addUnit(orderId: string) {
-  return (current: Entitlement | undefined): Entitlement => {
-    if (current === undefined) throw new Error('expected an entitlement');
-    return { ...current, unitOrderIds: [...current.unitOrderIds, orderId].sort() };
+/** A purchase as the rules make it: one unit per order the store does not know yet. */
+function addUnit(current: Entitlement | undefined, known: KnownFacts): Entitlement {
+  if (current === undefined) throw new Error('expected an entitlement');
+  return known.unitOrderId ? current : { ...current, unitsBought: current.unitsBought + 1 };
+}
+
+function buy(store: EntitlementStore, accountKey: string, productUid: string, unitOrderId: string) {
+  return store.update(accountKey, productUid, addUnit, { unitOrderId });
+}
+
+/** A change that notes what it was told, then makes `result` of the record. */
+function noting(
+  told: KnownFacts[],
+  result: (current: Entitlement | undefined) => Entitlement | undefined,
+): EntitlementChange {
+  return (current, known) => {
+    told.push({ paymentUid: known.paymentUid, unitOrderId: known.unitOrderId });
+    return result(current);
   };
 }
+
+const NOTHING_KNOWN: KnownFacts = { paymentUid: false, unitOrderId: false };
+const ALL_KNOWN: KnownFacts = { paymentUid: true, unitOrderId: true };
 
 /** What every EntitlementStore must do; runStoreConformance runs each as a test. */
 export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
@@ -55,10 +76,9 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
     name: 'update creates an entitlement that get and both finds return',
     async run(store) {
       const accountKey = uniqueId('acct');
-      const created = entitlementOf(accountKey, 'prod_a', {
-        paymentUids: [uniqueId('pay'), uniqueId('pay')].sort(),
-      });
-      const stored = await store.update(accountKey, 'prod_a', () => created);
+      const created = entitlementOf(accountKey, 'prod_a');
+      const paymentUid = uniqueId('pay');
+      const stored = await store.update(accountKey, 'prod_a', () => created, { paymentUid });
       same(stored, created, 'update resolves to the stored record');
       same(await store.get(accountKey, 'prod_a'), created, 'get');
       same(
@@ -66,9 +86,7 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         created,
         'findBySubscriptionUid',
       );
-      for (const paymentUid of created.paymentUids) {
-        same(await store.findByPaymentUid(paymentUid), created, `findByPaymentUid(${paymentUid})`);
-      }
+      same(await store.findByPaymentUid(paymentUid), created, 'findByPaymentUid');
     },
   },
   {
@@ -80,15 +98,14 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         status: 'PRE_CANCELED',
         cancelAt: '2027-01-01T00:00:00.000Z',
         graceEndsAt: '2026-12-24T00:00:00.000Z',
-        unitOrderIds: ['ord_1', 'ord_2', 'ord_3'],
-        usedOrderIds: ['ord_2'],
+        unitsBought: 3,
+        unitsUsed: 1,
       });
       const sparse = entitlementOf(accountKey, 'prod_sparse', {
         subscriptionUid: null,
         subscriberUid: null,
         currentPeriodEnd: null,
         trialEndsAt: null,
-        paymentUids: [],
         lastEventName: null,
         lastEventAt: null,
       });
@@ -188,16 +205,120 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
     name: 'findByPaymentUid finds a payment added by a later update, and the earlier ones still',
     async run(store) {
       const accountKey = uniqueId('acct');
-      const created = entitlementOf(accountKey, 'prod_a');
-      await store.update(accountKey, 'prod_a', () => created);
-      const later = uniqueId('pay');
+      const [first, later] = [uniqueId('pay'), uniqueId('pay')];
+      await store.update(accountKey, 'prod_a', () => entitlementOf(accountKey, 'prod_a'), {
+        paymentUid: first,
+      });
+      await store.update(accountKey, 'prod_a', (current) => current && { ...current, status: 'REVOKED' }, {
+        paymentUid: later,
+      });
+      assert.equal((await store.findByPaymentUid(later))?.status, 'REVOKED', 'the later payment');
+      assert.equal((await store.findByPaymentUid(first))?.status, 'REVOKED', 'the earlier payment, now');
+    },
+  },
+  {
+    name: 'update tells the change which facts it already holds for this entitlement',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      const told: KnownFacts[] = [];
+      const created = entitlementOf(accountKey, 'prod_a', { type: 'CONSUMABLE' });
       await store.update(
         accountKey,
         'prod_a',
-        (current) => current && { ...current, paymentUids: [...current.paymentUids, later].sort() },
+        noting(told, () => created),
+        facts,
       );
-      assert.equal((await store.findByPaymentUid(later))?.accountKey, accountKey);
-      assert.equal((await store.findByPaymentUid(created.paymentUids[0] ?? ''))?.accountKey, accountKey);
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, (current) => current),
+        facts,
+      );
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, (current) => current),
+        {
+          paymentUid: facts.paymentUid,
+        },
+      );
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, (current) => current),
+      );
+      assert.deepEqual(told, [
+        NOTHING_KNOWN,
+        ALL_KNOWN,
+        { paymentUid: true, unitOrderId: false },
+        NOTHING_KNOWN,
+      ]);
+      // Another entitlement knows neither; the payment stays with the entitlement it was recorded for.
+      const otherTold: KnownFacts[] = [];
+      await store.update(
+        accountKey,
+        'prod_b',
+        noting(otherTold, () => entitlementOf(accountKey, 'prod_b')),
+        facts,
+      );
+      await store.update(
+        accountKey,
+        'prod_b',
+        noting(otherTold, (current) => current),
+        facts,
+      );
+      assert.deepEqual(otherTold, [NOTHING_KNOWN, { paymentUid: false, unitOrderId: true }]);
+      assert.equal((await store.findByPaymentUid(facts.paymentUid ?? ''))?.productUid, 'prod_a');
+    },
+  },
+  {
+    name: 'facts are recorded when the change returns the record it was given',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      same(await store.update(accountKey, 'prod_a', (current) => current, facts), created, 'update');
+      const told: KnownFacts[] = [];
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, (current) => current),
+        facts,
+      );
+      assert.deepEqual(told, [ALL_KNOWN]);
+      same(await store.findByPaymentUid(facts.paymentUid ?? ''), created, 'findByPaymentUid');
+    },
+  },
+  {
+    name: 'a change that returns undefined or throws records no fact',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      await store.update(accountKey, 'prod_a', () => undefined, facts);
+      await store.update(accountKey, 'prod_a', () => entitlementOf(accountKey, 'prod_a'));
+      await store.update(accountKey, 'prod_a', () => undefined, facts);
+      await assert.rejects(
+        store.update(
+          accountKey,
+          'prod_a',
+          () => {
+            throw new Error('decided against it');
+          },
+          facts,
+        ),
+        /decided against it/,
+      );
+      const told: KnownFacts[] = [];
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, () => undefined),
+        facts,
+      );
+      assert.deepEqual(told, [NOTHING_KNOWN]);
+      assert.equal(await store.findByPaymentUid(facts.paymentUid ?? ''), undefined);
     },
   },
   {
@@ -211,8 +332,11 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         { length: CONCURRENT_WRITERS },
         (_, i) => `ord_${String(i).padStart(3, '0')}`,
       );
-      await Promise.all(orderIds.map((orderId) => store.update(accountKey, 'prod_units', addUnit(orderId))));
-      assert.deepEqual((await store.get(accountKey, 'prod_units'))?.unitOrderIds, orderIds);
+      // Each order twice (a redelivery racing its first delivery): every unit counted once.
+      await Promise.all(
+        [...orderIds, ...orderIds].map((orderId) => buy(store, accountKey, 'prod_units', orderId)),
+      );
+      assert.equal((await store.get(accountKey, 'prod_units'))?.unitsBought, CONCURRENT_WRITERS);
     },
   },
   {
@@ -228,15 +352,15 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       );
       await Promise.all(
         accounts.flatMap((accountKey) =>
-          ['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5'].map((orderId) =>
-            store.update(accountKey, 'prod_units', addUnit(orderId)),
+          ['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5', 'ord_1'].map((orderId) =>
+            buy(store, accountKey, 'prod_units', orderId),
           ),
         ),
       );
       for (const accountKey of accounts) {
         const entitlement = await store.get(accountKey, 'prod_units');
         assert.equal(entitlement?.accountKey, accountKey);
-        assert.deepEqual(entitlement?.unitOrderIds, ['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5']);
+        assert.equal(entitlement?.unitsBought, 5, 'the same order ids in other accounts are theirs');
       }
     },
   },

@@ -25,9 +25,11 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1, 2], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
+      'dcbkit_entitlement_payments',
+      'dcbkit_entitlement_units',
       'dcbkit_entitlements',
       'dcbkit_events',
       'dcbkit_migrations',
@@ -45,12 +47,12 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2], version: LATEST_VERSION },
+        { applied: [1, 2, 3], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -63,10 +65,14 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const two = createSqlStore(fromPg(database.pool), { schema: database.schema, tablePrefix: 'two_' });
     await Promise.all([one.migrate(), two.migrate()]);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
+      'one_entitlement_payments',
+      'one_entitlement_units',
       'one_entitlements',
       'one_events',
       'one_migrations',
       'one_pending_payments',
+      'two_entitlement_payments',
+      'two_entitlement_units',
       'two_entitlements',
       'two_events',
       'two_migrations',
@@ -86,7 +92,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3]);
   });
 });
 
@@ -100,13 +106,47 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1, 2], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
+      'dcbkit_entitlement_payments',
+      'dcbkit_entitlement_units',
       'dcbkit_entitlements',
       'dcbkit_events',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
+    ]);
+  });
+
+  it('creates every table and index under its full name with the longest prefix accepted', async () => {
+    const schema = uniqueSchema('migrate_long');
+    // 63 bytes with the longest suffix: one more character is refused (see table-names.ts).
+    const tablePrefix = `${'p'.repeat(33)}_`;
+    await createSqlStore(fromPglite(db), { schema, tablePrefix }).migrate();
+    const { rows } = await db.query<{ relname: string }>(
+      `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 ORDER BY c.relname`,
+      [schema],
+    );
+    // Truncated at 63 bytes, a name would lose the end of its suffix.
+    expect(rows.map((row) => row.relname.slice(tablePrefix.length))).toEqual([
+      'entitlement_payments',
+      'entitlement_payments_pkey',
+      'entitlement_units',
+      'entitlement_units_pkey',
+      'entitlements',
+      'entitlements_deadline_idx',
+      'entitlements_heard_idx',
+      'entitlements_pkey',
+      'entitlements_subscription_idx',
+      'events',
+      'events_completed_idx',
+      'events_lease_idx',
+      'events_pkey',
+      'migrations',
+      'migrations_pkey',
+      'pending_payments',
+      'pending_payments_pkey',
     ]);
   });
 });

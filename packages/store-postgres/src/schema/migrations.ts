@@ -91,6 +91,46 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 3,
+    name: 'entitlement facts: payments and units beside the record, which keeps counts',
+    statements: (t) => {
+      // An id list of the old record, as a JSON array whatever the row holds (a missing field: none).
+      const ids = (field: string) =>
+        `CASE WHEN jsonb_typeof(data->'${field}') = 'array' THEN data->'${field}' ELSE '[]'::jsonb END`;
+      return [
+        // A payment belongs to one entitlement, so its uid alone is the key (and findByPaymentUid's index).
+        `CREATE TABLE ${t.entitlementPayments} (
+          payment_uid text PRIMARY KEY,
+          account_key text NOT NULL,
+          product_uid text NOT NULL
+        )`,
+        `CREATE TABLE ${t.entitlementUnits} (
+          account_key text NOT NULL,
+          product_uid text NOT NULL,
+          order_id text NOT NULL,
+          PRIMARY KEY (account_key, product_uid, order_id)
+        )`,
+        // A uid two old rows shared goes to the one the old lookup found first.
+        `INSERT INTO ${t.entitlementPayments} (payment_uid, account_key, product_uid)
+          SELECT DISTINCT ON (paid.uid) paid.uid, account_key, product_uid
+          FROM ${t.entitlements} CROSS JOIN LATERAL unnest(payment_uids) AS paid (uid)
+          ORDER BY paid.uid, account_key COLLATE "C", product_uid COLLATE "C"`,
+        `INSERT INTO ${t.entitlementUnits} (account_key, product_uid, order_id)
+          SELECT DISTINCT account_key, product_uid, unit.order_id
+          FROM ${t.entitlements} CROSS JOIN LATERAL jsonb_array_elements_text(${ids('unitOrderIds')}) AS unit (order_id)`,
+        // A write like any other, so it bumps the version: a compare-and-set that read the old
+        // record cannot land on the new one.
+        `UPDATE ${t.entitlements} SET
+          data = (data - 'paymentUids' - 'unitOrderIds' - 'usedOrderIds') || jsonb_build_object(
+            'unitsBought', jsonb_array_length(${ids('unitOrderIds')}),
+            'unitsUsed', jsonb_array_length(${ids('usedOrderIds')})),
+          version = version + 1`,
+        `DROP INDEX ${t.quotedSchema}.${t.index('entitlements_payments_idx')}`,
+        `ALTER TABLE ${t.entitlements} DROP COLUMN payment_uids`,
+      ];
+    },
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -8,6 +8,8 @@ describe('tableNames', () => {
     expect(names.entitlements).toBe('"public"."dcbkit_entitlements"');
     expect(names.events).toBe('"public"."dcbkit_events"');
     expect(names.migrations).toBe('"public"."dcbkit_migrations"');
+    expect(names.entitlementPayments).toBe('"public"."dcbkit_entitlement_payments"');
+    expect(names.entitlementUnits).toBe('"public"."dcbkit_entitlement_units"');
     expect(names.index('events_completed_idx')).toBe('"dcbkit_events_completed_idx"');
   });
 

@@ -19,6 +19,10 @@ export interface TableNames {
   readonly migrations: string;
   /** Payments return pages left pending, for reconciliation. */
   readonly pendingPayments: string;
+  /** The payments updates recorded (core's EntitlementFacts), one row each, beside the entitlements. */
+  readonly entitlementPayments: string;
+  /** The orders consumable units were bought by (core's EntitlementFacts), one row each. */
+  readonly entitlementUnits: string;
   /** An index name, quoted and unqualified (CREATE INDEX takes it so). */
   index(name: string): string;
 }
@@ -27,6 +31,7 @@ export interface TableNames {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 // PostgreSQL truncates identifiers beyond 63 bytes: two long names could then collide silently.
 const MAX_IDENTIFIER_BYTES = 63;
+// The longest table or index name after the prefix: every other one is shorter.
 const LONGEST_SUFFIX = 'entitlements_subscription_idx';
 
 function quote(identifier: string): string {
@@ -74,6 +79,8 @@ export function tableNames(options: TableNameOptions = {}): TableNames {
     events: qualified('events'),
     migrations: qualified('migrations'),
     pendingPayments: qualified('pending_payments'),
+    entitlementPayments: qualified('entitlement_payments'),
+    entitlementUnits: qualified('entitlement_units'),
     index: (name: string) => quote(tablePrefix + name),
   };
 }

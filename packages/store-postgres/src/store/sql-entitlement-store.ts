@@ -1,12 +1,21 @@
 import {
   type Entitlement,
   type EntitlementChange,
+  type EntitlementFacts,
   type EntitlementStore,
   isLiveSubscription,
   reconcileDeadline,
 } from '@dcbkit/core';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
+import {
+  factParams,
+  type HeldFacts,
+  hasFacts,
+  heldFacts,
+  type KnownRow,
+  NOTHING_HELD,
+} from './held-facts.js';
 import { reconcileMethods } from './reconcile-methods.js';
 import { type StoreStatements, storeStatements } from './store-statements.js';
 
@@ -22,6 +31,12 @@ interface DataRow {
   data: Entitlement;
 }
 
+interface VersionedRow extends KnownRow {
+  /** null when the entitlement does not exist yet. */
+  data: Entitlement | null;
+  version: string | null;
+}
+
 type Decision =
   | { write: false; result: Entitlement | undefined }
   | { write: true; next: Entitlement; params: unknown[] };
@@ -31,10 +46,15 @@ function decide(
   accountKey: string,
   productUid: string,
   current: Entitlement | undefined,
+  held: HeldFacts,
   change: EntitlementChange,
 ): Decision {
-  const next = change(current);
-  if (next === undefined || next === current) return { write: false, result: current };
+  const next = change(current, held.known);
+  if (next === undefined) return { write: false, result: current };
+  // The record unchanged still needs a write when there is a fact to record: facts go with one.
+  const [paymentUid, unitOrderId] = held.toRecord;
+  if (next === current && paymentUid === null && unitOrderId === null)
+    return { write: false, result: current };
   if (next.accountKey !== accountKey || next.productUid !== productUid) {
     throw new TypeError(
       `postgres store update(${accountKey}, ${productUid}): the change returned the entitlement of ${next.accountKey}, ${next.productUid}.`,
@@ -47,19 +67,21 @@ function decide(
       accountKey,
       productUid,
       next.subscriptionUid,
-      next.paymentUids,
       JSON.stringify(next),
       isLiveSubscription(next),
       reconcileDeadline(next)?.at ?? null,
       next.lastEventAt,
+      paymentUid,
+      unitOrderId,
     ],
   };
 }
 
 /**
- * One optimistic read-decide-write, no transaction: read the row and its version, decide, then
- * write only if the row is still at that version (or still missing). Two round trips and one
- * commit; resolves to `conflict` when another write got there first.
+ * One optimistic read-decide-write, no transaction: read the row, its version and the facts held
+ * in one statement, decide, then write the record and the new facts only if the row is still at
+ * that version (or still missing). Two round trips and one commit; resolves to not done when
+ * another write got there first.
  */
 async function tryOptimistic(
   executor: SqlQueryable,
@@ -67,26 +89,42 @@ async function tryOptimistic(
   accountKey: string,
   productUid: string,
   change: EntitlementChange,
+  facts: EntitlementFacts,
 ): Promise<{ done: true; result: Entitlement | undefined } | { done: false }> {
-  const { rows } = await executor.query<DataRow & { version: string }>(sql.getVersioned, [
+  const { rows } = await executor.query<VersionedRow>(sql.getVersioned, [
     accountKey,
     productUid,
+    ...factParams(facts),
   ]);
   const row = rows[0];
-  const decision = decide(accountKey, productUid, row?.data, change);
+  const current = row?.data ?? undefined;
+  const decision = decide(accountKey, productUid, current, heldFacts(facts, row), change);
   if (!decision.write) return { done: true, result: decision.result };
   const written =
-    row === undefined
+    current === undefined
       ? await executor.query(sql.insert, decision.params)
-      : await executor.query(sql.updateIfUnchanged, [...decision.params, row.version]);
+      : await executor.query(sql.updateIfUnchanged, [...decision.params, row?.version]);
   return written.rows.length === 1 ? { done: true, result: decision.next } : { done: false };
+}
+
+/** Which facts the store holds, read by a statement of its own (see the statements' `known`). */
+async function readHeldFacts(
+  tx: SqlQueryable,
+  sql: StoreStatements,
+  accountKey: string,
+  productUid: string,
+  facts: EntitlementFacts,
+): Promise<HeldFacts> {
+  if (!hasFacts(facts)) return NOTHING_HELD;
+  const { rows } = await tx.query<KnownRow>(sql.known, [accountKey, productUid, ...factParams(facts)]);
+  return heldFacts(facts, rows[0]);
 }
 
 /**
  * Read-decide-write of one entitlement inside a transaction the caller opened: the row is locked
- * (SELECT … FOR UPDATE) before `change` sees it, so concurrent updates of it, from any instance,
- * run one after the other. A missing row cannot be locked: the insert then races, and the loser
- * reads the winner's row and decides again.
+ * (SELECT … FOR UPDATE) before the facts are read and `change` sees it, so concurrent updates of
+ * it, from any instance, run one after the other. A missing row cannot be locked: the insert then
+ * races, and the loser reads the winner's row and decides again.
  */
 export async function updateInTransaction(
   tx: SqlQueryable,
@@ -94,11 +132,13 @@ export async function updateInTransaction(
   accountKey: string,
   productUid: string,
   change: EntitlementChange,
+  facts: EntitlementFacts = {},
 ): Promise<Entitlement | undefined> {
   for (let race = 0; race < MAX_CREATE_RACES; race++) {
     const { rows } = await tx.query<DataRow>(sql.lock, [accountKey, productUid]);
     const current = rows[0]?.data;
-    const decision = decide(accountKey, productUid, current, change);
+    const held = await readHeldFacts(tx, sql, accountKey, productUid, facts);
+    const decision = decide(accountKey, productUid, current, held, change);
     if (!decision.write) return decision.result;
     if (current !== undefined) {
       await tx.query(sql.updateLocked, decision.params);
@@ -126,12 +166,14 @@ export function sqlEntitlementStore(executor: SqlExecutor, names: TableNames): E
     (await executor.query<DataRow>(text, params)).rows[0]?.data;
   return {
     get: (accountKey, productUid) => first(sql.get, [accountKey, productUid]),
-    async update(accountKey, productUid, change) {
+    async update(accountKey, productUid, change, facts = {}) {
       for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS; attempt++) {
-        const outcome = await tryOptimistic(executor, sql, accountKey, productUid, change);
+        const outcome = await tryOptimistic(executor, sql, accountKey, productUid, change, facts);
         if (outcome.done) return outcome.result;
       }
-      return executor.transaction((tx) => updateInTransaction(tx, sql, accountKey, productUid, change));
+      return executor.transaction((tx) =>
+        updateInTransaction(tx, sql, accountKey, productUid, change, facts),
+      );
     },
     async listByAccount(accountKey) {
       const { rows } = await executor.query<DataRow>(sql.list, [accountKey]);

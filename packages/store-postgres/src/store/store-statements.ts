@@ -3,35 +3,63 @@ import type { TableNames } from '../schema/table-names.js';
 /** The SQL of the store, built once per table names. */
 export function storeStatements(t: TableNames) {
   const columns =
-    'account_key, product_uid, subscription_uid, payment_uids, data, live_subscription, deadline_at, last_event_at';
+    'account_key, product_uid, subscription_uid, data, live_subscription, deadline_at, last_event_at';
   const key = 'account_key = $1 AND product_uid = $2';
-  // $3 subscription_uid, $4 payment_uids, $5 the record as JSON text (the same for both drivers),
-  // $6 to $8 what reconciliation searches on (core's isLiveSubscription, reconcileDeadline, lastEventAt).
+  // The write parameters: $3 subscription_uid, $4 the record as JSON text (the same for both
+  // drivers), $5 to $7 what reconciliation searches on (core's isLiveSubscription,
+  // reconcileDeadline, lastEventAt), $8 and $9 the payment uid and unit order id to record (or null).
   const set =
-    'subscription_uid = $3, payment_uids = $4::text[], data = $5::text::jsonb, live_subscription = $6::boolean, ' +
-    'deadline_at = $7::timestamptz, last_event_at = $8::timestamptz, version = version + 1, updated_at = now()';
+    'subscription_uid = $3, data = $4::text::jsonb, live_subscription = $5::boolean, ' +
+    'deadline_at = $6::timestamptz, last_event_at = $7::timestamptz, version = version + 1, updated_at = now()';
+  // Which facts ($3 payment uid, $4 unit order id; null for none) the store holds. payment_ours is
+  // true when the payment is this entitlement's, false when another's, null when unrecorded.
+  const known = `(SELECT p.account_key = $1 AND p.product_uid = $2 FROM ${t.entitlementPayments} p
+      WHERE p.payment_uid = $3) AS payment_ours,
+    EXISTS (SELECT 1 FROM ${t.entitlementUnits} u
+      WHERE u.account_key = $1 AND u.product_uid = $2 AND u.order_id = $4) AS unit_known`;
+  // Wraps a row write (… RETURNING) so that the new facts are inserted only when it wrote, by the
+  // same statement: record and facts commit together, and a write that lost records nothing. Facts
+  // are never inserted without a write that bumps the version, so a version read together with
+  // the facts still vouches for them at the compare-and-set.
+  const withFacts = (write: string) => `WITH written AS (${write} RETURNING 1),
+    payment AS (INSERT INTO ${t.entitlementPayments} (payment_uid, account_key, product_uid)
+      SELECT $8::text, $1::text, $2::text WHERE $8::text IS NOT NULL AND EXISTS (SELECT 1 FROM written)
+      ON CONFLICT (payment_uid) DO NOTHING),
+    unit AS (INSERT INTO ${t.entitlementUnits} (account_key, product_uid, order_id)
+      SELECT $1::text, $2::text, $9::text WHERE $9::text IS NOT NULL AND EXISTS (SELECT 1 FROM written)
+      ON CONFLICT DO NOTHING)
+    SELECT 1 AS written FROM written`;
   // When the entitlement was last heard of: GREATEST skips nulls (null only when both are).
   const heard = 'GREATEST(last_event_at, reconciled_at)';
   return {
     get: `SELECT data FROM ${t.entitlements} WHERE ${key}`,
-    getVersioned: `SELECT data, version::text AS version FROM ${t.entitlements} WHERE ${key}`,
+    // One row even when the entitlement is missing, and one snapshot for the record, its version
+    // and the facts: the optimistic path decides on all three with one round trip.
+    getVersioned: `SELECT e.data, e.version::text AS version, ${known}
+      FROM (VALUES (1)) AS one (x) LEFT JOIN ${t.entitlements} e ON e.account_key = $1 AND e.product_uid = $2`,
     lock: `SELECT data FROM ${t.entitlements} WHERE ${key} FOR UPDATE`,
+    // After the lock, as a statement of its own: a statement's snapshot is taken before it waits
+    // for a lock, so facts read by the locking one could miss those the holder just committed.
+    known: `SELECT ${known}`,
     // COLLATE "C": productUid order as JavaScript compares them, whatever the database's locale.
     list: `SELECT data FROM ${t.entitlements} WHERE account_key = $1 ORDER BY product_uid COLLATE "C"`,
     bySubscription: `SELECT data FROM ${t.entitlements} WHERE subscription_uid = $1
       ORDER BY account_key COLLATE "C", product_uid COLLATE "C" LIMIT 1`,
-    // @> (not = ANY) so that the GIN index on payment_uids is used.
-    byPayment: `SELECT data FROM ${t.entitlements} WHERE payment_uids @> ARRAY[$1::text]
-      ORDER BY account_key COLLATE "C", product_uid COLLATE "C" LIMIT 1`,
+    // A payment uid is recorded for one entitlement at most (it is the key).
+    byPayment: `SELECT e.data FROM ${t.entitlementPayments} p
+      JOIN ${t.entitlements} e ON e.account_key = p.account_key AND e.product_uid = p.product_uid
+      WHERE p.payment_uid = $1`,
     // Writes only when nobody created it meanwhile (the insert waits for a concurrent one to commit).
-    insert: `INSERT INTO ${t.entitlements} (${columns})
-      VALUES ($1, $2, $3, $4::text[], $5::text::jsonb, $6::boolean, $7::timestamptz, $8::timestamptz)
-      ON CONFLICT (account_key, product_uid) DO NOTHING RETURNING 1 AS written`,
-    // Compare-and-set: writes only when the row is still at the version read ($6). The WHERE is
+    insert: withFacts(`INSERT INTO ${t.entitlements} (${columns})
+      VALUES ($1, $2, $3, $4::text::jsonb, $5::boolean, $6::timestamptz, $7::timestamptz)
+      ON CONFLICT (account_key, product_uid) DO NOTHING`),
+    // Compare-and-set: writes only when the row is still at the version read ($10). The WHERE is
     // evaluated again on the latest row when another write got there first.
-    updateIfUnchanged: `UPDATE ${t.entitlements} SET ${set} WHERE ${key} AND version = $9::bigint RETURNING 1 AS written`,
+    updateIfUnchanged: withFacts(
+      `UPDATE ${t.entitlements} SET ${set} WHERE ${key} AND version = $10::bigint`,
+    ),
     // Under the lock taken by `lock`: nobody can have written since.
-    updateLocked: `UPDATE ${t.entitlements} SET ${set} WHERE ${key}`,
+    updateLocked: withFacts(`UPDATE ${t.entitlements} SET ${set} WHERE ${key}`),
     // Core's dueReason as SQL: $1 now, $2 staleBefore (or null), after ($3, $4), $5 limit.
     due: `SELECT data FROM ${t.entitlements}
       WHERE live_subscription

@@ -36,6 +36,23 @@ export async function stateOf(
   return Promise.all(accounts.map((account) => store.listByAccount(account)));
 }
 
+/**
+ * For every payment uid of the events, in uid order, the entitlement the store finds by it
+ * ('accountKey/productUid', or null): the other half of the state, kept beside the records.
+ */
+export async function paymentOwners(
+  store: EntitlementStore,
+  events: readonly WebhookEvent[],
+): Promise<Array<[paymentUid: string, owner: string | null]>> {
+  const uids = [...new Set(events.flatMap((event) => (event.paymentUid ? [event.paymentUid] : [])))].sort();
+  return Promise.all(
+    uids.map(async (uid): Promise<[string, string | null]> => {
+      const found = await store.findByPaymentUid(uid);
+      return [uid, found ? `${found.accountKey}/${found.productUid}` : null];
+    }),
+  );
+}
+
 export function accountsOf(events: readonly WebhookEvent[]): string[] {
   const accounts = new Set<string>();
   for (const event of events) if (event.metadata?.accountKey) accounts.add(String(event.metadata.accountKey));

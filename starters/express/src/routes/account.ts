@@ -57,8 +57,7 @@ export function accountRoutes({
               offer,
               access: hasAccess(entitlement, now),
               available: availableUnits(entitlement),
-              bought: entitlement.unitOrderIds.length,
-              payments: entitlement.paymentUids.length,
+              bought: entitlement.unitsBought,
             },
           ];
         });

@@ -49,8 +49,7 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
             offer,
             access: hasAccess(entitlement, now),
             available: availableUnits(entitlement),
-            bought: entitlement.unitOrderIds.length,
-            payments: entitlement.paymentUids.length,
+            bought: entitlement.unitsBought,
           },
         ];
       });

@@ -3,7 +3,7 @@ import { isPaymentEvent, type WebhookEvent } from '../../schemas/webhook-event.j
 import { accessEffectOf } from '../../webhooks/webhook-events.js';
 import type { Entitlement, EntitlementKey, EntitlementStatus } from '../entitlement.js';
 import type { Offers } from '../offers/define-offers.js';
-import { decide, tiesWithHeld } from '../rules/decide.js';
+import { decide, factsOf, tiesWithHeld } from '../rules/decide.js';
 import { entitlementStatusOf } from '../rules/subscription-status.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { type AccountKeyOption, resolveAccountKey } from './account-key.js';
@@ -48,11 +48,14 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
     const entitlement = target && (await store.get(target.accountKey, target.productUid));
     return { outcome: 'applied', accountKey: target?.accountKey, previous: entitlement, entitlement };
   }
-  if (event.offerUid !== undefined && offers.get(event.offerUid) === undefined) {
+  const eventOffer = event.offerUid === undefined ? undefined : offers.get(event.offerUid);
+  if (event.offerUid !== undefined && eventOffer === undefined) {
     return { outcome: 'unknown_offer', offerUid: event.offerUid };
   }
   const target = namedByPayment(event, context) ?? (await locate(event, context));
   if (target === undefined) return { outcome: 'unmatched' };
+  // A unit is bought only by payment.succeeded, which always names its offer.
+  const facts = eventOffer === undefined ? { paymentUid: event.paymentUid } : factsOf(event, eventOffer);
   // Filled in by the change, which the store may run more than once: the last run is the one committed.
   const seen: {
     previous: Entitlement | undefined;
@@ -63,20 +66,25 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   // `confirmation` undefined: a same-instant tie is not settled here but reported (seen.tie), and
   // nothing is written; the read that settles it then runs once, only for such a tie.
   const apply = (confirmation: { status?: EntitlementStatus } | undefined) =>
-    store.update(target.accountKey, target.productUid, (current) => {
-      const offerUid = event.offerUid ?? current?.offerUid;
-      const offer = offerUid === undefined ? undefined : offers.get(offerUid);
-      seen.previous = current;
-      seen.offerUid = offerUid;
-      seen.offerKnown = offer !== undefined;
-      seen.tie = false;
-      if (offer === undefined) return undefined;
-      if (confirmation === undefined && tiesWithHeld(event, current, offer)) {
-        seen.tie = true;
-        return undefined;
-      }
-      return decide(event, current, offer, target, { confirmedStatus: confirmation?.status });
-    });
+    store.update(
+      target.accountKey,
+      target.productUid,
+      (current, known) => {
+        const offerUid = event.offerUid ?? current?.offerUid;
+        const offer = offerUid === undefined ? undefined : offers.get(offerUid);
+        seen.previous = current;
+        seen.offerUid = offerUid;
+        seen.offerKnown = offer !== undefined;
+        seen.tie = false;
+        if (offer === undefined) return undefined;
+        if (confirmation === undefined && tiesWithHeld(event, current, offer)) {
+          seen.tie = true;
+          return undefined;
+        }
+        return decide(event, current, offer, target, { confirmedStatus: confirmation?.status, known });
+      },
+      facts,
+    );
   const wantsConfirmation = context.confirm !== undefined && event.subscriptionUid !== undefined;
   let entitlement = await apply(wantsConfirmation ? undefined : {});
   let confirmError: unknown;

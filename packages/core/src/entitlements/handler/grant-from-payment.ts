@@ -4,8 +4,7 @@ import type { Subscription } from '../../schemas/subscription.js';
 import type { WebhookEvent } from '../../schemas/webhook-event.js';
 import type { Entitlement } from '../entitlement.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
-import { decide } from '../rules/decide.js';
-import { hasId } from '../rules/sorted-ids.js';
+import { decide, factsOf } from '../rules/decide.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD, resolveAccountKey } from './account-key.js';
 import { accessChange, runAccessListeners, type WebhookListeners } from './listeners.js';
@@ -101,13 +100,18 @@ export async function grantFromPayment(
     previous: undefined,
     alreadyApplied: false,
   };
-  const entitlement = await store.update(accountKey, payment.productUid, (current) => {
-    seen.previous = current;
-    seen.alreadyApplied = current !== undefined && hasId(current.paymentUids, payment.paymentUid);
-    // A subscription read is news even for a payment already applied; a payment read is not.
-    if (seen.alreadyApplied && subscription === undefined) return undefined;
-    return decide(event, current, offer, key, { source: subscription ? 'read' : 'untimed_read' });
-  });
+  const entitlement = await store.update(
+    accountKey,
+    payment.productUid,
+    (current, known) => {
+      seen.previous = current;
+      seen.alreadyApplied = known.paymentUid;
+      // A subscription read is news even for a payment already applied; a payment read is not.
+      if (seen.alreadyApplied && subscription === undefined) return undefined;
+      return decide(event, current, offer, key, { source: subscription ? 'read' : 'untimed_read', known });
+    },
+    factsOf(paymentEvent, offer),
+  );
   if (seen.alreadyApplied) return { outcome: 'already_applied', entitlement };
   if (entitlement === undefined) return { outcome: 'already_applied', entitlement };
   await runAccessListeners(on, accessChange(seen.previous, entitlement, paymentEvent, at), {

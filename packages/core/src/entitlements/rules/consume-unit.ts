@@ -1,6 +1,5 @@
 import type { Entitlement } from '../entitlement.js';
 import { entitlementError } from '../errors.js';
-import { hasId, withId } from './sorted-ids.js';
 
 /**
  * Uses one unit of a CONSUMABLE entitlement and returns the new record. Shaped to be handed to
@@ -23,9 +22,8 @@ export function consumeUnit(entitlement: Entitlement | undefined): Entitlement {
   if (entitlement.status === 'REVOKED') {
     throw entitlementError('entitlement_revoked', `Access to ${entitlement.productUid} has been revoked.`);
   }
-  const unused = entitlement.unitOrderIds.find((orderId) => !hasId(entitlement.usedOrderIds, orderId));
-  if (unused === undefined) {
+  if (entitlement.unitsUsed >= entitlement.unitsBought) {
     throw entitlementError('no_units_left', `Every unit of ${entitlement.productUid} has been used.`);
   }
-  return { ...entitlement, usedOrderIds: withId(entitlement.usedOrderIds, unused) };
+  return { ...entitlement, unitsUsed: entitlement.unitsUsed + 1 };
 }

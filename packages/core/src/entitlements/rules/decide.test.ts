@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Entitlement } from '../entitlement.js';
-import { at, DAY, event, KEY, offer, paymentEvent, T0 } from '../fixtures.js';
-import { decide } from './decide.js';
+import { at, DAY, decideAll, event, KEY, offer, paymentEvent, T0 } from '../fixtures.js';
+import { decide, factsOf } from './decide.js';
 import { availableUnits, hasAccess } from './has-access.js';
 
 const monthly = offer('off_monthly');
@@ -40,7 +40,6 @@ describe('decide: the access rules table', () => {
         status: 'ACTIVE',
         subscriptionUid: 'sub_1',
         subscriberUid: 'sbr_1',
-        paymentUids: ['pay_1'],
         currentPeriodEnd: at(30 * 1440),
         lastEventName: 'payment.succeeded',
         lastEventAt: at(0),
@@ -70,12 +69,16 @@ describe('decide: the access rules table', () => {
           key,
         ),
       );
+      // The store knows ord_1 from the first delivery.
       const again = must(
         decide(
           paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' }),
           first,
           credits,
           key,
+          {
+            known: { paymentUid: true, unitOrderId: true },
+          },
         ),
       );
       const second = must(
@@ -88,7 +91,7 @@ describe('decide: the access rules table', () => {
       );
       expect(availableUnits(first)).toBe(1);
       expect(again).toEqual(first);
-      expect(second.unitOrderIds).toEqual(['ord_1', 'ord_2']);
+      expect(second.unitsBought).toBe(2);
       expect(availableUnits(second)).toBe(2);
       expect(hasAccess(second)).toBe(true);
     });
@@ -100,7 +103,7 @@ describe('decide: the access rules table', () => {
           productUid: 'prod_unlock',
         }),
       );
-      expect(entitlement).toMatchObject({ type: 'NON_CONSUMABLE', status: 'ACTIVE', unitOrderIds: [] });
+      expect(entitlement).toMatchObject({ type: 'NON_CONSUMABLE', status: 'ACTIVE', unitsBought: 0 });
       expect(hasAccess(entitlement, new Date('2099-01-01T00:00:00Z'))).toBe(true);
     });
   });
@@ -391,7 +394,46 @@ describe('decide: order', () => {
     expect(again).toMatchObject({
       status: 'ACTIVE',
       subscriptionUid: 'sub_2',
-      paymentUids: ['pay_1', 'pay_2'],
     });
+  });
+});
+
+describe('factsOf: the ids an event leaves for the store to keep', () => {
+  it('a consumable purchase brings its payment and the order its unit is counted by', () => {
+    const purchase = paymentEvent('payment.succeeded', 0, 'off_credits', {
+      paymentUid: 'pay_7',
+      orderId: 'ord_7',
+    });
+    expect(factsOf(purchase, credits)).toEqual({ paymentUid: 'pay_7', unitOrderId: 'ord_7' });
+    const { orderId: _, ...withoutOrder } = purchase;
+    expect(factsOf(withoutOrder, credits)).toEqual({ paymentUid: 'pay_7', unitOrderId: 'pay_7' });
+  });
+
+  it('other events bring their payment only', () => {
+    expect(
+      factsOf(paymentEvent('payment.succeeded', 0, 'off_monthly', { paymentUid: 'pay_1' }), monthly),
+    ).toEqual({
+      paymentUid: 'pay_1',
+    });
+    expect(
+      factsOf(paymentEvent('payment.failed', 0, 'off_credits', { paymentUid: 'pay_2' }), credits),
+    ).toEqual({
+      paymentUid: 'pay_2',
+    });
+    expect(factsOf(event('entitlement.revoked', 0, sub), monthly)).toEqual({ paymentUid: undefined });
+  });
+
+  it('a consumable record stays the same size however many units were bought', () => {
+    const key = { ...KEY, productUid: 'prod_credits' };
+    const purchases = (count: number) =>
+      Array.from({ length: count }, (_, i) =>
+        paymentEvent('payment.succeeded', i, 'off_credits', { paymentUid: `pay_${i}`, orderId: `ord_${i}` }),
+      );
+    const one = decideAll(purchases(1), credits, key);
+    const many = decideAll(purchases(5_000), credits, key);
+    expect(many?.unitsBought).toBe(5_000);
+    expect(JSON.stringify(many).length - JSON.stringify(one).length).toBeLessThanOrEqual(
+      String(5_000).length + String(4_999).length,
+    );
   });
 });

@@ -1,8 +1,8 @@
 import type { OfferDefinition } from '../../schemas/offer.js';
 import type { WebhookEvent } from '../../schemas/webhook-event.js';
 import type { Entitlement, EntitlementKey, EntitlementStatus } from '../entitlement.js';
+import { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from '../store/entitlement-store.js';
 import { addDays, later } from './event-order.js';
-import { withId } from './sorted-ids.js';
 import { claimWins, heldClaim, isSameInstantTie, readName, type StatusClaim } from './status-claim.js';
 
 /**
@@ -33,6 +33,11 @@ export interface DecideOptions {
    * settles a same-instant tie between two outcomes when it names one of them (see status-claim.ts).
    */
   confirmedStatus?: EntitlementStatus;
+  /**
+   * Which of the event's facts (see `factsOf`) the store already holds for this entitlement, as
+   * `store.update` tells its change: a unit is counted only for an order not yet known.
+   */
+  known?: KnownFacts;
 }
 
 /**
@@ -42,8 +47,8 @@ export interface DecideOptions {
  *   lastEventName / lastEventAt marker are written whole by the greatest event in a total order
  *   (occurredAt, the event table's precedence, then the outcome with more access, then the text
  *   of the fields; see status-claim.ts); a lesser event no longer changes them;
- * - payment ids, consumable units (one per orderId), currentPeriodEnd and trialEndsAt accumulate,
- *   so they never depend on arrival order.
+ * - consumable units (one per order: `options.known` says whether the store holds the order id
+ *   already), currentPeriodEnd and trialEndsAt accumulate, so they never depend on arrival order.
  * Any arrival order of the same events therefore ends in the state in-order arrival gives.
  *
  * `key` names the entitlement when there is none yet (`current` undefined). Returns the next
@@ -51,7 +56,9 @@ export interface DecideOptions {
  * entitlement and the event creates none.
  *
  * @example
- * const next = decide(event, await store.get(accountKey, productUid), offer, { accountKey, productUid });
+ * await store.update(accountKey, productUid,
+ *   (current, known) => decide(event, current, offer, { accountKey, productUid }, { known }),
+ *   factsOf(event, offer));
  */
 export function decide(
   event: WebhookEvent,
@@ -62,6 +69,18 @@ export function decide(
 ): Entitlement | undefined {
   const change = ruleFor(event, offer);
   return change === undefined ? current : applyChange(event, current, offer, key, change, options);
+}
+
+/**
+ * The ids the event brings for the store to keep beside the entitlement (see EntitlementFacts):
+ * its payment, and for a CONSUMABLE purchase the order its unit is counted by. Pass them to
+ * `store.update` with a change that hands `known` to `decide`.
+ */
+export function factsOf(event: WebhookEvent, offer: OfferDefinition): EntitlementFacts {
+  const unitOrderId = ruleFor(event, offer)?.unitOrderId;
+  return unitOrderId === undefined
+    ? { paymentUid: event.paymentUid }
+    : { paymentUid: event.paymentUid, unitOrderId };
 }
 
 /**
@@ -195,6 +214,8 @@ function applyChange(
   options: DecideOptions,
 ): Entitlement {
   const held = current ?? blank(key, offer);
+  const known = options.known ?? NO_KNOWN_FACTS;
+  const newUnit = change.unitOrderId !== undefined && !known.unitOrderId;
   const claim = claimOf(event, held, offer, change, options.source ?? 'event');
   const wins = current === undefined || claimWins(claim, heldClaim(held), options.confirmedStatus);
   const status = wins ? claim : heldClaim(held);
@@ -211,9 +232,8 @@ function applyChange(
     trialEndsAt: later(held.trialEndsAt, change.trialEndsAt ?? event.trialEndsAt),
     cancelAt: status.cancelAt,
     graceEndsAt: status.graceEndsAt,
-    paymentUids: withId(held.paymentUids, event.paymentUid),
-    unitOrderIds: withId(held.unitOrderIds, change.unitOrderId),
-    usedOrderIds: held.usedOrderIds,
+    unitsBought: newUnit ? held.unitsBought + 1 : held.unitsBought,
+    unitsUsed: held.unitsUsed,
     lastEventName: status.name,
     lastEventAt: status.at,
   };
@@ -256,9 +276,8 @@ function blank(key: EntitlementKey, offer: OfferDefinition): Entitlement {
     trialEndsAt: null,
     cancelAt: null,
     graceEndsAt: null,
-    paymentUids: [],
-    unitOrderIds: [],
-    usedOrderIds: [],
+    unitsBought: 0,
+    unitsUsed: 0,
     lastEventName: null,
     lastEventAt: null,
   };

@@ -31,5 +31,5 @@ export function hasAccess(entitlement: Entitlement | undefined, now: Date = new 
 /** CONSUMABLE: units bought and not yet used (0 for other types). */
 export function availableUnits(entitlement: Entitlement | undefined): number {
   if (entitlement === undefined || entitlement.type !== 'CONSUMABLE') return 0;
-  return entitlement.unitOrderIds.length - entitlement.usedOrderIds.length;
+  return Math.max(0, entitlement.unitsBought - entitlement.unitsUsed);
 }

@@ -3,8 +3,36 @@ import type { Entitlement, EntitlementKey } from '../entitlement.js';
 /**
  * Decides the next entitlement from the stored one. Must be pure and synchronous: a store may call
  * it again when a concurrent write got there first. Return undefined to leave the store as it is.
+ * `known` says which of the update's facts the store already holds for this entitlement.
  */
-export type EntitlementChange = (current: Entitlement | undefined) => Entitlement | undefined;
+export type EntitlementChange = (
+  current: Entitlement | undefined,
+  known: KnownFacts,
+) => Entitlement | undefined;
+
+/**
+ * Ids an update brings that the store keeps beside the record rather than in it (a row each in
+ * SQL), so that a record stays the same size however many payments and units it has seen, and a
+ * purchase never copies the history.
+ */
+export interface EntitlementFacts {
+  /**
+   * A payment of this entitlement: `findByPaymentUid` finds the entitlement by it once recorded. A
+   * payment belongs to one entitlement: one already recorded for another stays with that one.
+   */
+  readonly paymentUid?: string | undefined;
+  /** CONSUMABLE: the order a unit was bought by. The rules count a unit only for an order not yet known. */
+  readonly unitOrderId?: string | undefined;
+}
+
+/** Which of an update's facts the store held for this entitlement before the update. */
+export interface KnownFacts {
+  readonly paymentUid: boolean;
+  readonly unitOrderId: boolean;
+}
+
+/** What `change` is told when the update brings no facts, or none the store knows. */
+export const NO_KNOWN_FACTS: KnownFacts = Object.freeze({ paymentUid: false, unitOrderId: false });
 
 /**
  * Where entitlements live, one per (accountKey, productUid). Implement it over your own database
@@ -14,17 +42,25 @@ export type EntitlementChange = (current: Entitlement | undefined) => Entitlemen
 export interface EntitlementStore {
   get(accountKey: string, productUid: string): Promise<Entitlement | undefined>;
   /**
-   * Atomic read-decide-write: `change` sees the committed record and its result is written before
-   * any other update of the same entitlement reads it (a row lock, a transaction, a compare-and-set
-   * loop). Resolves to the record as stored afterwards; rejects, writing nothing, when `change`
-   * throws or the write fails. The result must keep the accountKey and productUid it was asked for.
+   * Atomic read-decide-write: `change` sees the committed record, and which of `facts` the store
+   * already holds for this entitlement; its result and the facts are written together before any
+   * other update of the same entitlement reads it (a row lock, a transaction, a compare-and-set
+   * loop). When `change` returns a record (even the one it was given), the facts not yet held are
+   * recorded with it; when it returns undefined, nothing is written and no fact recorded. Resolves
+   * to the record as stored afterwards; rejects, writing nothing, when `change` throws or the write
+   * fails. The result must keep the accountKey and productUid it was asked for.
    */
-  update(accountKey: string, productUid: string, change: EntitlementChange): Promise<Entitlement | undefined>;
+  update(
+    accountKey: string,
+    productUid: string,
+    change: EntitlementChange,
+    facts?: EntitlementFacts,
+  ): Promise<Entitlement | undefined>;
   /** Every entitlement of the account, in productUid order. */
   listByAccount(accountKey: string): Promise<Entitlement[]>;
   /** The entitlement whose `subscriptionUid` is this one (for subscription events and pages). */
   findBySubscriptionUid(subscriptionUid: string): Promise<Entitlement | undefined>;
-  /** The entitlement whose `paymentUids` include this one (for the return page). */
+  /** The entitlement an update recorded this payment for (`facts.paymentUid`; for the return page and payment events). */
   findByPaymentUid(paymentUid: string): Promise<Entitlement | undefined>;
 
   // Reconciliation (docs/reconcile.md). Optional, so that a store written before them still

@@ -16,16 +16,26 @@ describe('memoryStore', () => {
     expect(await store.get('user_2', 'prod_a')).toBeUndefined();
   });
 
-  it('keeps finding an entitlement by a payment it already had when another payment is added', async () => {
+  it('keeps one Set of order ids per consumable, not a copy per purchase', async () => {
     const store = memoryStore();
-    const first = exampleEntitlement({ accountKey: 'user_1', productUid: 'prod_a', paymentUids: ['pay_b'] });
-    await store.update('user_1', 'prod_a', () => first);
-    await store.update(
-      'user_1',
-      'prod_a',
-      (current) => current && { ...current, paymentUids: ['pay_a', 'pay_b'] },
-    );
-    expect((await store.findByPaymentUid('pay_a'))?.paymentUids).toEqual(['pay_a', 'pay_b']);
-    expect((await store.findByPaymentUid('pay_b'))?.paymentUids).toEqual(['pay_a', 'pay_b']);
+    const credits = exampleEntitlement({
+      accountKey: 'user_1',
+      productUid: 'prod_credits',
+      type: 'CONSUMABLE',
+    });
+    await store.update('user_1', 'prod_credits', () => credits);
+    const buy = (orderId: string) =>
+      store.update(
+        'user_1',
+        'prod_credits',
+        (current, known) =>
+          current && (known.unitOrderId ? current : { ...current, unitsBought: current.unitsBought + 1 }),
+        { unitOrderId: orderId, paymentUid: `pay_${orderId}` },
+      );
+    for (let i = 0; i < 1000; i++) await buy(`ord_${i % 500}`);
+    const stored = await store.get('user_1', 'prod_credits');
+    expect(stored?.unitsBought).toBe(500);
+    expect(JSON.stringify(stored).length).toBe(JSON.stringify({ ...credits, unitsBought: 500 }).length);
+    expect((await store.findByPaymentUid('pay_ord_0'))?.unitsBought).toBe(500);
   });
 });

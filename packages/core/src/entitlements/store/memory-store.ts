@@ -1,11 +1,20 @@
 import { optionError } from '../../errors/option-error.js';
 import { dueReason } from '../../reconcile/due.js';
 import type { Entitlement, EntitlementKey } from '../entitlement.js';
-import type { EntitlementChange, EntitlementStore, PendingPayment } from './entitlement-store.js';
+import {
+  type EntitlementChange,
+  type EntitlementFacts,
+  type EntitlementStore,
+  type KnownFacts,
+  NO_KNOWN_FACTS,
+  type PendingPayment,
+} from './entitlement-store.js';
 
 /** Where one entitlement lives; the indexes point at slots, so a write replaces one reference. */
 interface Slot {
   entitlement: Entitlement;
+  /** CONSUMABLE: the orders whose unit is counted (created with the first). */
+  unitOrderIds: Set<string> | undefined;
 }
 
 function byProductUid(a: Entitlement, b: Entitlement): number {
@@ -54,28 +63,36 @@ export function memoryStore(): EntitlementStore {
   }
 
   function newSlot(entitlement: Entitlement): Slot {
-    const slot = { entitlement };
+    const slot: Slot = { entitlement, unitOrderIds: undefined };
     const products = accounts.get(entitlement.accountKey);
     if (products === undefined) accounts.set(entitlement.accountKey, [slot]);
     else products.push(slot);
     return slot;
   }
 
-  function index(slot: Slot, previous: Entitlement | undefined): void {
+  function knownFacts(slot: Slot | undefined, facts: EntitlementFacts | undefined): KnownFacts {
+    if (slot === undefined || facts === undefined) return NO_KNOWN_FACTS;
+    const paymentUid = facts.paymentUid !== undefined && byPayment.get(facts.paymentUid) === slot;
+    const unitOrderId = facts.unitOrderId !== undefined && slot.unitOrderIds?.has(facts.unitOrderId) === true;
+    return paymentUid || unitOrderId ? { paymentUid, unitOrderId } : NO_KNOWN_FACTS;
+  }
+
+  function record(slot: Slot, facts: EntitlementFacts | undefined): void {
+    if (facts === undefined) return;
+    const { paymentUid, unitOrderId } = facts;
+    // A payment belongs to the entitlement it was first recorded for.
+    if (paymentUid !== undefined && !byPayment.has(paymentUid)) byPayment.set(paymentUid, slot);
+    if (unitOrderId !== undefined) {
+      if (slot.unitOrderIds === undefined) slot.unitOrderIds = new Set([unitOrderId]);
+      else slot.unitOrderIds.add(unitOrderId);
+    }
+  }
+
+  function indexSubscription(slot: Slot, previous: Entitlement | undefined): void {
     const next = slot.entitlement;
     if (next.subscriptionUid !== (previous?.subscriptionUid ?? null)) {
       if (previous?.subscriptionUid) bySubscription.delete(previous.subscriptionUid);
       if (next.subscriptionUid) bySubscription.set(next.subscriptionUid, slot);
-    }
-    // Rules keep an unchanged id list as the same array, so most writes skip this loop. Otherwise
-    // they add ids to a sorted list: one walk finds the new ones (an id out of step is only set again).
-    if (next.paymentUids !== previous?.paymentUids) {
-      const known = previous?.paymentUids ?? [];
-      let k = 0;
-      for (const paymentUid of next.paymentUids) {
-        if (known[k] === paymentUid) k++;
-        else byPayment.set(paymentUid, slot);
-      }
     }
   }
 
@@ -83,11 +100,20 @@ export function memoryStore(): EntitlementStore {
     async get(accountKey, productUid) {
       return slotOf(accountKey, productUid)?.entitlement;
     },
-    async update(accountKey: string, productUid: string, change: EntitlementChange) {
+    async update(
+      accountKey: string,
+      productUid: string,
+      change: EntitlementChange,
+      facts?: EntitlementFacts,
+    ) {
       const slot = slotOf(accountKey, productUid);
       const current = slot?.entitlement;
-      const next = change(current);
-      if (next === undefined || next === current) return current;
+      const next = change(current, knownFacts(slot, facts));
+      if (next === undefined) return current;
+      if (next === current) {
+        if (slot !== undefined) record(slot, facts);
+        return current;
+      }
       if (next.accountKey !== accountKey || next.productUid !== productUid) {
         throw optionError(
           `memoryStore.update(${accountKey}, ${productUid})`,
@@ -95,11 +121,10 @@ export function memoryStore(): EntitlementStore {
           `returned the entitlement of ${next.accountKey}, ${next.productUid}.`,
         );
       }
-      if (slot === undefined) index(newSlot(next), undefined);
-      else {
-        slot.entitlement = next;
-        index(slot, current);
-      }
+      const written = slot ?? newSlot(next);
+      written.entitlement = next;
+      indexSubscription(written, current);
+      record(written, facts);
       return next;
     },
     async listByAccount(accountKey) {
