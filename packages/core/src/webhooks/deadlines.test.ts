@@ -20,3 +20,27 @@ describe('createDeadlines', () => {
     expect(elapsed).toBeLessThan(2_000);
   });
 });
+
+describe('createDeadlines: the list of deliveries in flight', () => {
+  it('times out exactly the hung ones, whatever order the others finish in', async () => {
+    const withDeadline = createDeadlines(50);
+    const settle: (() => void)[] = [];
+    const outcomes = Array.from({ length: 12 }, (_, i) =>
+      withDeadline(
+        () =>
+          new Promise<string>((resolve) => {
+            // Every third one hangs; the others finish in an order unlike their start.
+            if (i % 3 !== 0) settle[(i * 7) % 12] = () => resolve(`done ${i}`);
+          }),
+      ).then(
+        (value) => value,
+        (error: { code?: string }) => error.code,
+      ),
+    );
+    for (const finish of settle) finish?.();
+    const results = await Promise.all(outcomes);
+    expect(results).toEqual(Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? 'timeout' : `done ${i}`)));
+    // Work started after a sweep emptied the list is still bounded.
+    await expect(withDeadline(() => new Promise(() => {}))).rejects.toMatchObject({ code: 'timeout' });
+  });
+});

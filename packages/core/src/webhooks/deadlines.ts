@@ -1,30 +1,50 @@
 import { DcbError } from '../errors/dcb-error.js';
 
+/** A delivery in flight, in a list kept in deadline order. */
 interface Pending {
-  at: number;
-  fail: () => void;
+  readonly at: number;
+  readonly fail: (error: DcbError) => void;
+  previous: Pending | undefined;
+  next: Pending | undefined;
+  linked: boolean;
 }
 
 /**
  * Bounds how long a delivery's work may take, with one interval timer for all deliveries in
  * flight instead of a setTimeout/clearTimeout pair per delivery: that pair was about a microsecond
- * of every webhook, duplicates included. A deadline fires within a fifth of `ms` (at most 1 s)
- * after it passes. The interval runs only while work is in flight and never holds the process open.
+ * of every webhook, duplicates included. Every deadline is `ms` after its start, so deliveries
+ * join a linked list already in deadline order: joining and leaving are a few pointer writes (a
+ * Set of entries cost a hash per delivery), and a sweep stops at the first deadline still ahead.
+ * A deadline fires within a fifth of `ms` (at most 1 s) after it passes. The interval runs only
+ * while work is in flight and never holds the process open.
  */
 export function createDeadlines(ms: number) {
-  const pending = new Set<Pending>();
   const tickMs = Math.min(1_000, Math.max(10, Math.floor(ms / 5)));
+  let oldest: Pending | undefined;
+  let newest: Pending | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
+
+  function unlink(entry: Pending): void {
+    if (!entry.linked) return;
+    entry.linked = false;
+    if (entry.previous) entry.previous.next = entry.next;
+    else oldest = entry.next;
+    if (entry.next) entry.next.previous = entry.previous;
+    else newest = entry.previous;
+  }
 
   function sweep(): void {
     const now = Date.now();
-    for (const entry of pending) {
-      if (entry.at <= now) {
-        pending.delete(entry);
-        entry.fail();
-      }
+    while (oldest !== undefined && oldest.at <= now) {
+      const due = oldest;
+      unlink(due);
+      due.fail(
+        new DcbError('timeout', `The store, the ledger or a listener took longer than ${ms} ms.`, {
+          details: { timeoutMs: ms },
+        }),
+      );
     }
-    if (pending.size === 0 && timer !== undefined) {
+    if (oldest === undefined && timer !== undefined) {
       clearInterval(timer);
       timer = undefined;
     }
@@ -35,25 +55,25 @@ export function createDeadlines(ms: number) {
     return new Promise<T>((resolve, reject) => {
       const entry: Pending = {
         at: Date.now() + ms,
-        fail: () =>
-          reject(
-            new DcbError('timeout', `The store, the ledger or a listener took longer than ${ms} ms.`, {
-              details: { timeoutMs: ms },
-            }),
-          ),
+        fail: reject,
+        previous: newest,
+        next: undefined,
+        linked: true,
       };
-      pending.add(entry);
+      if (newest) newest.next = entry;
+      else oldest = entry;
+      newest = entry;
       if (timer === undefined) {
         timer = setInterval(sweep, tickMs);
         timer.unref();
       }
       work().then(
         (value) => {
-          pending.delete(entry);
+          unlink(entry);
           resolve(value);
         },
         (error: unknown) => {
-          pending.delete(entry);
+          unlink(entry);
           reject(error);
         },
       );

@@ -70,18 +70,22 @@ export function memoryStore(): EntitlementStore {
     return slot;
   }
 
-  function knownFacts(slot: Slot | undefined, facts: EntitlementFacts | undefined): KnownFacts {
+  function knownFacts(
+    slot: Slot | undefined,
+    facts: EntitlementFacts | undefined,
+    paymentOwner: Slot | undefined,
+  ): KnownFacts {
     if (slot === undefined || facts === undefined) return NO_KNOWN_FACTS;
-    const paymentUid = facts.paymentUid !== undefined && byPayment.get(facts.paymentUid) === slot;
+    const paymentUid = paymentOwner === slot;
     const unitOrderId = facts.unitOrderId !== undefined && slot.unitOrderIds?.has(facts.unitOrderId) === true;
     return paymentUid || unitOrderId ? { paymentUid, unitOrderId } : NO_KNOWN_FACTS;
   }
 
-  function record(slot: Slot, facts: EntitlementFacts | undefined): void {
+  /** Records the facts; `paymentOwner` is whom the payment was recorded for before (it stays theirs). */
+  function record(slot: Slot, facts: EntitlementFacts | undefined, paymentOwner: Slot | undefined): void {
     if (facts === undefined) return;
     const { paymentUid, unitOrderId } = facts;
-    // A payment belongs to the entitlement it was first recorded for.
-    if (paymentUid !== undefined && !byPayment.has(paymentUid)) byPayment.set(paymentUid, slot);
+    if (paymentUid !== undefined && paymentOwner === undefined) byPayment.set(paymentUid, slot);
     if (unitOrderId !== undefined) {
       if (slot.unitOrderIds === undefined) slot.unitOrderIds = new Set([unitOrderId]);
       else slot.unitOrderIds.add(unitOrderId);
@@ -108,10 +112,12 @@ export function memoryStore(): EntitlementStore {
     ) {
       const slot = slotOf(accountKey, productUid);
       const current = slot?.entitlement;
-      const next = change(current, knownFacts(slot, facts));
+      // Looked up once: it answers both `known` and whether the write records the payment.
+      const paymentOwner = facts?.paymentUid === undefined ? undefined : byPayment.get(facts.paymentUid);
+      const next = change(current, knownFacts(slot, facts, paymentOwner));
       if (next === undefined) return current;
       if (next === current) {
-        if (slot !== undefined) record(slot, facts);
+        if (slot !== undefined) record(slot, facts, paymentOwner);
         return current;
       }
       if (next.accountKey !== accountKey || next.productUid !== productUid) {
@@ -124,7 +130,7 @@ export function memoryStore(): EntitlementStore {
       const written = slot ?? newSlot(next);
       written.entitlement = next;
       indexSubscription(written, current);
-      record(written, facts);
+      record(written, facts, paymentOwner);
       return next;
     },
     async listByAccount(accountKey) {
