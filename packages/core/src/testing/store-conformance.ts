@@ -47,11 +47,10 @@ function buy(store: EntitlementStore, accountKey: string, productUid: string, un
   return store.update(accountKey, productUid, addUnit, { unitOrderId });
 }
 
+type Change = (current: Entitlement | undefined) => Entitlement | undefined;
+
 /** A change that notes what it was told, then makes `result` of the record. */
-function noting(
-  told: KnownFacts[],
-  result: (current: Entitlement | undefined) => Entitlement | undefined,
-): EntitlementChange {
+function noting(told: KnownFacts[], result: Change): EntitlementChange {
   return (current, known) => {
     told.push({ paymentUid: known.paymentUid, unitOrderId: known.unitOrderId });
     return result(current);
@@ -221,33 +220,14 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
     async run(store) {
       const accountKey = uniqueId('acct');
       const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      const update = (productUid: string, told: KnownFacts[], result: Change, brought?: EntitlementFacts) =>
+        store.update(accountKey, productUid, noting(told, result), brought);
+      const unchanged: Change = (current) => current;
       const told: KnownFacts[] = [];
-      const created = entitlementOf(accountKey, 'prod_a', { type: 'CONSUMABLE' });
-      await store.update(
-        accountKey,
-        'prod_a',
-        noting(told, () => created),
-        facts,
-      );
-      await store.update(
-        accountKey,
-        'prod_a',
-        noting(told, (current) => current),
-        facts,
-      );
-      await store.update(
-        accountKey,
-        'prod_a',
-        noting(told, (current) => current),
-        {
-          paymentUid: facts.paymentUid,
-        },
-      );
-      await store.update(
-        accountKey,
-        'prod_a',
-        noting(told, (current) => current),
-      );
+      await update('prod_a', told, () => entitlementOf(accountKey, 'prod_a', { type: 'CONSUMABLE' }), facts);
+      await update('prod_a', told, unchanged, facts);
+      await update('prod_a', told, unchanged, { paymentUid: facts.paymentUid });
+      await update('prod_a', told, unchanged);
       assert.deepEqual(told, [
         NOTHING_KNOWN,
         ALL_KNOWN,
@@ -256,18 +236,8 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       ]);
       // Another entitlement knows neither; the payment stays with the entitlement it was recorded for.
       const otherTold: KnownFacts[] = [];
-      await store.update(
-        accountKey,
-        'prod_b',
-        noting(otherTold, () => entitlementOf(accountKey, 'prod_b')),
-        facts,
-      );
-      await store.update(
-        accountKey,
-        'prod_b',
-        noting(otherTold, (current) => current),
-        facts,
-      );
+      await update('prod_b', otherTold, () => entitlementOf(accountKey, 'prod_b'), facts);
+      await update('prod_b', otherTold, unchanged, facts);
       assert.deepEqual(otherTold, [NOTHING_KNOWN, { paymentUid: false, unitOrderId: true }]);
       assert.equal((await store.findByPaymentUid(facts.paymentUid ?? ''))?.productUid, 'prod_a');
     },

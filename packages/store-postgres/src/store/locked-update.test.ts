@@ -1,7 +1,7 @@
-import type { Entitlement, EntitlementChange } from '@dcbkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore, type SqlStore } from '../create-sql-store.js';
 import { fromPg } from '../executor/from-pg.js';
+import { buyUnit as buyUnitOf, noCredits } from '../test-support/buy-unit.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from '../test-support/database.js';
 import { updateInTransaction } from './sql-entitlement-store.js';
 import { storeStatements } from './store-statements.js';
@@ -11,28 +11,8 @@ import { storeStatements } from './store-statements.js';
 
 const ORDERS = 20;
 
-const blank: Entitlement = {
-  accountKey: 'user_locked',
-  productUid: 'prod_credits',
-  offerUid: 'off_credits',
-  type: 'CONSUMABLE',
-  status: 'ACTIVE',
-  subscriptionUid: null,
-  subscriberUid: null,
-  currentPeriodEnd: null,
-  trialEndsAt: null,
-  cancelAt: null,
-  graceEndsAt: null,
-  unitsBought: 0,
-  unitsUsed: 0,
-  lastEventName: null,
-  lastEventAt: null,
-};
-
-const buyUnit: EntitlementChange = (current, known) => {
-  const held = current ?? blank;
-  return known.unitOrderId ? held : { ...held, unitsBought: held.unitsBought + 1 };
-};
+const blank = noCredits('user_locked');
+const buyUnit = buyUnitOf(blank);
 
 describe.skipIf(!DATABASE_URL)('updateInTransaction on PostgreSQL', () => {
   let database: TestDatabase;

@@ -1,9 +1,10 @@
-import type { Entitlement, EntitlementChange } from '@dcbkit/core';
+import type { Entitlement } from '@dcbkit/core';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore, type SqlStore } from '../create-sql-store.js';
 import { fromPg } from '../executor/from-pg.js';
 import { fromPglite } from '../executor/from-pglite.js';
+import { buyUnit as buyUnitOf, noCredits } from '../test-support/buy-unit.js';
 import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from '../test-support/database.js';
 import { openPglite } from '../test-support/pglite.js';
 
@@ -11,29 +12,8 @@ import { openPglite } from '../test-support/pglite.js';
 
 const PURCHASES = 2_000;
 
-const blank: Entitlement = {
-  accountKey: 'user_size',
-  productUid: 'prod_credits',
-  offerUid: 'off_credits',
-  type: 'CONSUMABLE',
-  status: 'ACTIVE',
-  subscriptionUid: null,
-  subscriberUid: 'sbr_size',
-  currentPeriodEnd: null,
-  trialEndsAt: null,
-  cancelAt: null,
-  graceEndsAt: null,
-  unitsBought: 0,
-  unitsUsed: 0,
-  lastEventName: 'payment.succeeded',
-  lastEventAt: '2026-11-21T12:00:00.000Z',
-};
-
-/** A unit purchase as the rules make it: counted only for an order the store does not know. */
-const buyUnit: EntitlementChange = (current, known) => {
-  const held = current ?? blank;
-  return known.unitOrderId ? held : { ...held, unitsBought: held.unitsBought + 1 };
-};
+const blank = noCredits('user_size');
+const buyUnit = buyUnitOf(blank);
 
 async function purchase(sqlStore: SqlStore, n: number): Promise<Entitlement | undefined> {
   return sqlStore.store.update(blank.accountKey, blank.productUid, buyUnit, {
