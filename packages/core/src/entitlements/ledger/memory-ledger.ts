@@ -8,7 +8,7 @@ const HOUR_MS = 3_600_000;
 export const DELIVERY_WINDOW_MS = 48 * HOUR_MS;
 
 export interface MemoryLedgerOptions {
-  /** Most events remembered; the least recently seen go first. Default 100,000 (about 15 MB). */
+  /** Most events remembered; the least recently seen go first. Default 100,000 (about 14 MB when full). */
   max?: number;
   /** How long a completed event is remembered. Default 72 hours; must exceed the 48-hour delivery window. */
   ttlMs?: number;
