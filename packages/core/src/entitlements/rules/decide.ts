@@ -77,7 +77,7 @@ export function decide(
  * `store.update` with a change that hands `known` to `decide`.
  */
 export function factsOf(event: WebhookEvent, offer: OfferDefinition): EntitlementFacts {
-  const unitOrderId = ruleFor(event, offer)?.unitOrderId;
+  const unitOrderId = unitOrderIdOf(event, offer);
   return unitOrderId === undefined
     ? { paymentUid: event.paymentUid }
     : { paymentUid: event.paymentUid, unitOrderId };
@@ -125,6 +125,16 @@ function ruleFor(event: WebhookEvent, offer: OfferDefinition): StatusChange | un
 }
 
 /** SUBSCRIPTION grants (trialing when the offer has trial days), CONSUMABLE adds a unit, NON_CONSUMABLE unlocks for good. */
+/**
+ * The order a CONSUMABLE purchase's unit is counted by (undefined for any other event): one unit
+ * per order, so a redelivery, or the read-side grant of the same payment, adds nothing.
+ */
+function unitOrderIdOf(event: WebhookEvent, offer: OfferDefinition): string | undefined {
+  return offer.type === 'CONSUMABLE' && event.event === 'payment.succeeded'
+    ? (event.orderId ?? event.paymentUid)
+    : undefined;
+}
+
 function purchased(event: WebhookEvent, offer: OfferDefinition): StatusChange {
   switch (offer.type) {
     case 'SUBSCRIPTION': {
@@ -133,8 +143,7 @@ function purchased(event: WebhookEvent, offer: OfferDefinition): StatusChange {
       return trial ? trialing(event, offer) : active();
     }
     case 'CONSUMABLE':
-      // One unit per order: a redelivery, or the read-side grant of the same payment, adds nothing.
-      return { ...ACTIVE, unitOrderId: event.orderId ?? event.paymentUid };
+      return { ...ACTIVE, unitOrderId: unitOrderIdOf(event, offer) };
     case 'NON_CONSUMABLE':
       return active();
   }
