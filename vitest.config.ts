@@ -7,7 +7,7 @@ const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@dcbkit\/core\/testing$/, replacement: fromRoot('./packages/core/src/testing/index.ts') },
+      { find: /^@dcbkit\/core\/store$/, replacement: fromRoot('./packages/core/src/store/index.ts') },
       { find: /^@dcbkit\/core\/schemas$/, replacement: fromRoot('./packages/core/src/schemas/index.ts') },
       { find: /^@dcbkit\/core\/node$/, replacement: fromRoot('./packages/core/src/node/index.ts') },
       { find: /^@dcbkit\/core\/webhooks$/, replacement: fromRoot('./packages/core/src/webhooks/index.ts') },

@@ -6,7 +6,7 @@ export default defineConfig({
     schemas: 'src/schemas/index.ts',
     node: 'src/node/index.ts',
     webhooks: 'src/webhooks/index.ts',
-    testing: 'src/testing/index.ts',
+    store: 'src/store/index.ts',
   },
   format: ['esm', 'cjs'],
   // Shared chunks, in both formats: each subpath loads the same module instances as the root, so

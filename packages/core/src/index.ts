@@ -1,6 +1,38 @@
 // The partner's API. Schemas live at '@dcbkit/core/schemas', framework-adapter plumbing at
-// '@dcbkit/core/node', the store and ledger conformance suites at '@dcbkit/core/testing'.
+// '@dcbkit/core/node', the store and ledger conformance suites at '@dcbkit/core/store'.
 
+export { consumeUnit } from './access/consume-unit.js';
+export { decide, factsOf } from './access/decide.js';
+export type { EntitlementErrorCode } from './access/errors.js';
+export { type AccessEffect, WEBHOOK_EVENTS } from './access/event-table.js';
+export type { EntitlementFacts, KnownFacts } from './access/facts.js';
+export { availableUnits, hasAccess } from './access/has-access.js';
+// Reconciliation: recovering entitlements from missed webhooks with server-side reads.
+export {
+  type DueReason,
+  dueReason,
+  isLiveSubscription,
+  lastHeardAt,
+  reconcileDeadline,
+} from './access/reconcile-deadline.js';
+export {
+  type ApplySubscriptionReadOptions,
+  applySubscriptionRead,
+} from './apply/apply-subscription-read.js';
+export {
+  type GrantFromPaymentOptions,
+  type GrantOutcome,
+  type GrantResult,
+  grantFromPayment,
+} from './apply/grant-from-payment.js';
+export type {
+  AccessContext,
+  EventContext,
+  EventListeners,
+  EventNamed,
+  WebhookListeners,
+} from './apply/listeners.js';
+export { recordPendingPayment } from './apply/record-pending-payment.js';
 // The API client.
 export type { CapabilitiesApi } from './client/capabilities.js';
 export type { CreateClientOptions, RequestOptions } from './client/client-options.js';
@@ -9,51 +41,6 @@ export { CLIENT_ID_PREFIXES, type Environment } from './client/environment-guard
 export { DcbApiError, isDcbApiError } from './client/errors.js';
 export type { CreatePaymentOptions, PaymentsApi } from './client/payments.js';
 export type { SubscriptionsApi } from './client/subscriptions.js';
-// Entitlements: the rules, the stores, the ledger.
-export type { Entitlement, EntitlementKey, EntitlementStatus } from './entitlements/entitlement.js';
-export type { EntitlementErrorCode } from './entitlements/errors.js';
-export {
-  type ApplySubscriptionReadOptions,
-  applySubscriptionRead,
-} from './entitlements/handler/apply-subscription-read.js';
-export {
-  type GrantFromPaymentOptions,
-  type GrantOutcome,
-  type GrantResult,
-  grantFromPayment,
-} from './entitlements/handler/grant-from-payment.js';
-export type {
-  AccessContext,
-  EventContext,
-  EventListeners,
-  EventNamed,
-  WebhookListeners,
-} from './entitlements/handler/listeners.js';
-export { eventKey } from './entitlements/ledger/event-key.js';
-export type { ClaimResult, EventLedger } from './entitlements/ledger/event-ledger.js';
-export { type MemoryLedgerOptions, memoryLedger } from './entitlements/ledger/memory-ledger.js';
-// Offers and their display.
-export {
-  defineOffers,
-  type OfferDefinitionErrorCode,
-  type Offers,
-} from './entitlements/offers/define-offers.js';
-export { formatBillingPeriod, formatOfferPrice } from './entitlements/offers/format-billing-period.js';
-export { formatPrice } from './entitlements/offers/format-price.js';
-export { consumeUnit } from './entitlements/rules/consume-unit.js';
-export { decide, factsOf } from './entitlements/rules/decide.js';
-export { availableUnits, hasAccess } from './entitlements/rules/has-access.js';
-export type {
-  DueEntitlementsQuery,
-  EntitlementChange,
-  EntitlementFacts,
-  EntitlementStore,
-  KnownFacts,
-  PendingPayment,
-  PendingPaymentsQuery,
-  ReleaseLock,
-} from './entitlements/store/entitlement-store.js';
-export { memoryStore } from './entitlements/store/memory-store.js';
 // Errors and logging.
 export { DcbError, isDcbError } from './errors/dcb-error.js';
 export {
@@ -65,6 +52,9 @@ export {
 // The front door.
 export { configFromEnv, DCB_ENV_VARIABLES, type DcbEnvConfig } from './kit/config-from-env.js';
 export { createDcbKit, type DcbKit, type DcbKitConfig } from './kit/create-dcb-kit.js';
+export { eventKey } from './ledger/event-key.js';
+export type { ClaimResult, EventLedger } from './ledger/event-ledger.js';
+export { type MemoryLedgerOptions, memoryLedger } from './ledger/memory-ledger.js';
 export type { ErrorContext, ErrorHook } from './observability/error-reporter.js';
 export {
   consoleLogger,
@@ -73,15 +63,14 @@ export {
   type LogFunction,
   silentLogger,
 } from './observability/logger.js';
-// Reconciliation: recovering entitlements from missed webhooks with server-side reads.
+// Offers and their display.
 export {
-  type DueReason,
-  dueReason,
-  isLiveSubscription,
-  lastHeardAt,
-  reconcileDeadline,
-} from './reconcile/due.js';
-export { recordPendingPayment } from './reconcile/pending-payment.js';
+  defineOffers,
+  type OfferDefinitionErrorCode,
+  type Offers,
+} from './offers/define-offers.js';
+export { formatBillingPeriod, formatOfferPrice } from './offers/format-billing-period.js';
+export { formatPrice } from './offers/format-price.js';
 export type { Sleep } from './reconcile/rate-limit-gate.js';
 export { reconcile } from './reconcile/reconcile.js';
 export type { ReconcileOptions, ReconcileRunOptions } from './reconcile/reconcile-options.js';
@@ -111,13 +100,25 @@ export type { ReturnState, RouteResult, RouteView } from './routes/route-result.
 // The resource types (their zod schemas are at '@dcbkit/core/schemas').
 export type { Capabilities, CapabilitiesQuery, ConsentMethod } from './schemas/capabilities.js';
 export type { CreatePaymentRequest, Presentation } from './schemas/create-payment.js';
+// Entitlements: the rules, the stores, the ledger.
+export type { Entitlement, EntitlementKey, EntitlementStatus } from './schemas/entitlement.js';
 export type { ErrorCode } from './schemas/error-codes.js';
+export type { WebhookEventName } from './schemas/event-names.js';
 export type { BillingPeriod, GracePolicy, OfferDefinition, OfferDefinitionInput } from './schemas/offer.js';
 export type { OfferType } from './schemas/offer-type.js';
 export type { CanceledPayment, Payment, PaymentStatus } from './schemas/payment.js';
 export type { Metadata, Money } from './schemas/primitives.js';
 export type { Subscription, SubscriptionCancelWhen, SubscriptionStatus } from './schemas/subscription.js';
 export type { PaymentWebhookEvent, WebhookEvent } from './schemas/webhook-event.js';
+export type {
+  DueEntitlementsQuery,
+  EntitlementChange,
+  EntitlementStore,
+  PendingPayment,
+  PendingPaymentsQuery,
+  ReleaseLock,
+} from './store/entitlement-store.js';
+export { memoryStore } from './store/memory-store.js';
 // Webhooks.
 export {
   type CreateWebhookHandlerOptions,
@@ -128,7 +129,6 @@ export {
 export { type SignWebhookOptions, signWebhook } from './webhooks/sign-webhook.js';
 export { type VerifyWebhookOptions, verifyWebhook } from './webhooks/verify-webhook.js';
 export type { WebhookOutcome } from './webhooks/webhook-answers.js';
-export { type AccessEffect, WEBHOOK_EVENTS, type WebhookEventName } from './webhooks/webhook-events.js';
 export {
   type WebhookVerificationCode,
   WebhookVerificationError,

@@ -1,4 +1,4 @@
-import { runLedgerConformance, runStoreConformance } from '@dcbkit/core/testing';
+import { runLedgerConformance, runStoreConformance } from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { SqlStore } from './create-sql-store.js';

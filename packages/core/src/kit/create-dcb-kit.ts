@@ -1,16 +1,14 @@
 import { hkdfSync } from 'node:crypto';
+import type { GrantResult } from '../apply/grant-from-payment.js';
+import type { WebhookListeners } from '../apply/listeners.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import { createClient, type DcbClient } from '../client/create-client.js';
-import type { GrantResult } from '../entitlements/handler/grant-from-payment.js';
-import type { WebhookListeners } from '../entitlements/handler/listeners.js';
-import type { EventLedger } from '../entitlements/ledger/event-ledger.js';
-import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
-import { defineOffers, isOffers, type Offers } from '../entitlements/offers/define-offers.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
-import { memoryStore } from '../entitlements/store/memory-store.js';
 import { optionError } from '../errors/option-error.js';
+import type { EventLedger } from '../ledger/event-ledger.js';
+import { memoryLedger } from '../ledger/memory-ledger.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import type { ReconcileRunOptions } from '../reconcile/reconcile-options.js';
 import type { ReconcileReport } from '../reconcile/reconcile-report.js';
@@ -26,6 +24,8 @@ import {
 } from '../routes/partner-routes.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import { memoryStore } from '../store/memory-store.js';
 import { createWebhookHandler, type WebhookHandler } from '../webhooks/create-webhook-handler.js';
 
 export interface DcbKitConfig {

@@ -7,12 +7,12 @@ export {
   answerForDeniedAccess,
   answerForError,
   answerForResult,
-} from '../routes/http-answer.js';
+} from '../routes/route-answers.js';
 export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js';
 export { collectFields, type FieldSources, MAX_FORM_BYTES } from './collect-fields.js';
-export { handleNodeWebhook, type NodeWebhookRequest } from './handle-node-webhook.js';
 export type { RawBodyErrorCode } from './raw-body-error.js';
 export { getRawBody, type RawBodySource } from './read-raw-body.js';
+export { handleNodeWebhook, type NodeWebhookRequest } from './run-node-webhook.js';
 export {
   gateAnswer,
   type PartnerAction,

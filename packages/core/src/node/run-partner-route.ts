@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { DcbError } from '../errors/dcb-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
-import { answerForDeniedAccess, answerForError, answerForResult } from '../routes/http-answer.js';
 import type { PartnerRoutes, RouteInput } from '../routes/partner-routes.js';
+import { answerForDeniedAccess, answerForError, answerForResult } from '../routes/route-answers.js';
 import { isRouteError, type RouteErrorCode } from '../routes/route-error.js';
 import type { RouteResult, RouteView } from '../routes/route-result.js';
 import type { RequestOrigin } from '../routes/same-origin.js';

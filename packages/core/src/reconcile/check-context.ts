@@ -1,8 +1,8 @@
+import type { AccountKeyOption } from '../apply/account-key.js';
+import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
-import type { AccountKeyOption } from '../entitlements/handler/account-key.js';
-import type { WebhookListeners } from '../entitlements/handler/listeners.js';
-import type { Offers } from '../entitlements/offers/define-offers.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import type { Offers } from '../offers/define-offers.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { ReadBudget } from './read-politely.js';
 import type { ReconcileChange } from './reconcile-report.js';
 

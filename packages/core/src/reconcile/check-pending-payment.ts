@@ -1,10 +1,10 @@
-import { grantFromPayment } from '../entitlements/handler/grant-from-payment.js';
-import type { AccessContext } from '../entitlements/handler/listeners.js';
-import { hasAccess } from '../entitlements/rules/has-access.js';
-import type { PendingPayment } from '../entitlements/store/entitlement-store.js';
+import { hasAccess } from '../access/has-access.js';
+import { grantFromPayment } from '../apply/grant-from-payment.js';
+import type { AccessContext } from '../apply/listeners.js';
+import { isPaymentOpen } from '../apply/record-pending-payment.js';
+import type { PendingPayment } from '../store/entitlement-store.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
 import { observingStore } from './observing-store.js';
-import { isPaymentOpen } from './pending-payment.js';
 import { readPolitely } from './read-politely.js';
 import type { ReconcileChange } from './reconcile-report.js';
 

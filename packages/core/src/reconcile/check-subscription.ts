@@ -1,10 +1,10 @@
-import type { Entitlement } from '../entitlements/entitlement.js';
-import { applySubscriptionRead } from '../entitlements/handler/apply-subscription-read.js';
-import { runAccessListeners } from '../entitlements/handler/listeners.js';
-import { subscriptionReadEvent } from '../entitlements/handler/subscription-read-event.js';
-import { hasAccess } from '../entitlements/rules/has-access.js';
+import { hasAccess } from '../access/has-access.js';
+import type { DueReason } from '../access/reconcile-deadline.js';
+import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
+import { runAccessListeners } from '../apply/listeners.js';
+import { subscriptionReadEvent } from '../apply/subscription-read-event.js';
+import type { Entitlement } from '../schemas/entitlement.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
-import type { DueReason } from './due.js';
 import { observingStore } from './observing-store.js';
 import { readPolitely } from './read-politely.js';
 import type { ReconcileChange } from './reconcile-report.js';

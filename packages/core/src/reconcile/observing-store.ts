@@ -1,5 +1,5 @@
-import type { Entitlement } from '../entitlements/entitlement.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+import type { Entitlement } from '../schemas/entitlement.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
 
 /**
  * The store's five record methods, except that `update` notes the record its change was handed:

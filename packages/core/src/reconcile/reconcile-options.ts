@@ -1,11 +1,11 @@
+import type { AccountKeyOption } from '../apply/account-key.js';
+import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
-import type { AccountKeyOption } from '../entitlements/handler/account-key.js';
-import type { WebhookListeners } from '../entitlements/handler/listeners.js';
-import type { Offers } from '../entitlements/offers/define-offers.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
 import { optionError } from '../errors/option-error.js';
 import type { DcbLogger } from '../observability/logger.js';
+import type { Offers } from '../offers/define-offers.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { Sleep } from './rate-limit-gate.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,5 +1,5 @@
-import type { Entitlement } from '../entitlements/entitlement.js';
-import type { DueReason } from './due.js';
+import type { DueReason } from '../access/reconcile-deadline.js';
+import type { Entitlement } from '../schemas/entitlement.js';
 
 /** Why reconciliation looked at something: a due entitlement's reason, or a payment left pending. */
 export type CheckReason = DueReason | 'pending_payment';

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { offers } from '../entitlements/fixtures.js';
-import { memoryStore } from '../entitlements/store/memory-store.js';
+import { dueReason } from '../access/reconcile-deadline.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import type { Subscription } from '../schemas/subscription.js';
-import { exampleEntitlement } from '../testing/example-entitlement.js';
-import { dueReason } from './due.js';
+import { exampleEntitlement } from '../store/conformance/example-entitlement.js';
+import { memoryStore } from '../store/memory-store.js';
+import { offers } from '../test-support/fixtures.js';
 import { reconcile } from './reconcile.js';
 import { startReconciler } from './start-reconciler.js';
 

@@ -1,13 +1,13 @@
-import type { Entitlement, EntitlementKey } from '../entitlements/entitlement.js';
-import { DEFAULT_ACCOUNT_KEY_FIELD } from '../entitlements/handler/account-key.js';
-import { defineOffers, isOffers } from '../entitlements/offers/define-offers.js';
-import type { DueEntitlementsQuery, PendingPayment } from '../entitlements/store/entitlement-store.js';
+import { dueReason } from '../access/reconcile-deadline.js';
+import { DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
+import { defineOffers, isOffers } from '../offers/define-offers.js';
+import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
+import type { DueEntitlementsQuery, PendingPayment } from '../store/entitlement-store.js';
 import type { CheckContext, CheckResult } from './check-context.js';
 import { checkPendingPayment } from './check-pending-payment.js';
 import { checkSubscription } from './check-subscription.js';
-import { dueReason } from './due.js';
 import { pagedSource, runBounded } from './paging.js';
 import { RateLimitGate, realSleep } from './rate-limit-gate.js';
 import { RateLimitBudgetSpent, type ReadBudget } from './read-politely.js';

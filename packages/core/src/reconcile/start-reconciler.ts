@@ -1,6 +1,6 @@
-import type { EntitlementStore, ReleaseLock } from '../entitlements/store/entitlement-store.js';
 import { optionError } from '../errors/option-error.js';
 import type { DcbLogger } from '../observability/logger.js';
+import type { EntitlementStore, ReleaseLock } from '../store/entitlement-store.js';
 import type { ReconcileRunOptions } from './reconcile-options.js';
 import type { ReconcileReport } from './reconcile-report.js';
 

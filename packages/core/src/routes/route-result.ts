@@ -1,4 +1,4 @@
-import type { Entitlement } from '../entitlements/entitlement.js';
+import type { Entitlement } from '../schemas/entitlement.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { PaymentStatus } from '../schemas/payment.js';
 import type { Subscription } from '../schemas/subscription.js';

@@ -1,13 +1,13 @@
 // '@dcbkit/core/schemas': the zod schemas of every resource, for validating what you store or
 // receive yourself. The client and the handler already validate what they read.
 
+export * from './capabilities.js';
+export * from './create-payment.js';
 export {
   ENTITLEMENT_STATUSES,
   entitlementSchema,
   entitlementStatusSchema,
-} from '../entitlements/entitlement.js';
-export * from './capabilities.js';
-export * from './create-payment.js';
+} from './entitlement.js';
 export * from './envelope.js';
 export * from './error-codes.js';
 export * from './idempotency.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { WebhookEventName } from '../webhooks/webhook-events.js';
+import type { WebhookEventName } from './event-names.js';
 import { paymentStatusSchema } from './payment.js';
 import { echoedMetadataSchema, moneySchema, timestampSchema } from './primitives.js';
 import { subscriptionStatusSchema } from './subscription.js';
 
-export { isKnownEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../webhooks/webhook-events.js';
+export { isKnownEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
 
 // Opaque identifiers; events are hot-path reads, so they are checked for type only.
 const id = z.string();

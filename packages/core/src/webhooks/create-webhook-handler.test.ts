@@ -1,4 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
+import { eventKey } from '../ledger/event-key.js';
+import type { EventLedger } from '../ledger/event-ledger.js';
+import { memoryLedger } from '../ledger/memory-ledger.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import { memoryStore } from '../store/memory-store.js';
 import {
   at,
   event,
@@ -8,13 +14,7 @@ import {
   paymentEvent,
   SECRET,
   signedRequest,
-} from '../entitlements/fixtures.js';
-import { eventKey } from '../entitlements/ledger/event-key.js';
-import type { EventLedger } from '../entitlements/ledger/event-ledger.js';
-import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
-import { memoryStore } from '../entitlements/store/memory-store.js';
-import type { WebhookEvent } from '../schemas/webhook-event.js';
+} from '../test-support/fixtures.js';
 import { type CreateWebhookHandlerOptions, createWebhookHandler } from './create-webhook-handler.js';
 import { signWebhook } from './sign-webhook.js';
 

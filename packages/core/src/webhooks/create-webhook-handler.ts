@@ -1,33 +1,33 @@
-import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD } from '../entitlements/handler/account-key.js';
-import { type ApplyContext, applyEvent } from '../entitlements/handler/apply-event.js';
-import { type GrantResult, grantFromPayment } from '../entitlements/handler/grant-from-payment.js';
+import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
+import { type ApplyContext, applyEvent } from '../apply/apply-event.js';
+import { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
 import {
   accessChange,
   hasEventListener,
   runAccessListeners,
   runEventListener,
   type WebhookListeners,
-} from '../entitlements/handler/listeners.js';
-import { eventKey as defaultEventKey } from '../entitlements/ledger/event-key.js';
-import type { ClaimResult, EventLedger } from '../entitlements/ledger/event-ledger.js';
-import { defineOffers, isOffers, type Offers } from '../entitlements/offers/define-offers.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
+} from '../apply/listeners.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
+import { eventKey as defaultEventKey } from '../ledger/event-key.js';
+import type { ClaimResult, EventLedger } from '../ledger/event-ledger.js';
 import { createErrorReporter, type ErrorHook, type ReportError } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
+import { isKnownEventName } from '../schemas/event-names.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
 import { createDeadlines } from './deadlines.js';
 import type { RawBody } from './hmac.js';
 import { SIGNATURE_HEADER } from './signature-header.js';
 import { checkTolerance, verifyWebhook } from './verify-webhook.js';
 import { IN_PROGRESS_RETRY_SECONDS, received, refused, UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
-import { isKnownEventName } from './webhook-events.js';
 import { isAuthenticationFailure, WebhookVerificationError } from './webhook-verification-error.js';
 
 /** How long the store, the ledger and your listeners may take for one delivery, by default. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Entitlement } from '../entitlements/entitlement.js';
+import { decide } from '../access/decide.js';
+import { eventKey } from '../ledger/event-key.js';
+import { memoryLedger } from '../ledger/memory-ledger.js';
+import type { Entitlement } from '../schemas/entitlement.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import { memoryStore } from '../store/memory-store.js';
 import {
   at,
   event,
@@ -9,13 +15,7 @@ import {
   paymentEvent,
   SECRET,
   signedRequest,
-} from '../entitlements/fixtures.js';
-import { eventKey } from '../entitlements/ledger/event-key.js';
-import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
-import { decide } from '../entitlements/rules/decide.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
-import { memoryStore } from '../entitlements/store/memory-store.js';
-import type { WebhookEvent } from '../schemas/webhook-event.js';
+} from '../test-support/fixtures.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 
 /** Deterministic randomness (mulberry32), so a failure can be replayed. */

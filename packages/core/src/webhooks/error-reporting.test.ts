@@ -1,11 +1,11 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { NOW, offers, paymentEvent, SECRET, signedRequest } from '../entitlements/fixtures.js';
-import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
-import type { EntitlementStore } from '../entitlements/store/entitlement-store.js';
-import { memoryStore } from '../entitlements/store/memory-store.js';
+import { memoryLedger } from '../ledger/memory-ledger.js';
 import type { ErrorContext } from '../observability/error-reporter.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import { memoryStore } from '../store/memory-store.js';
+import { NOW, offers, paymentEvent, SECRET, signedRequest } from '../test-support/fixtures.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 
 function capturingPino() {

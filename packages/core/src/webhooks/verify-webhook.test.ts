@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoryLedger } from '../entitlements/ledger/memory-ledger.js';
-import { memoryStore } from '../entitlements/store/memory-store.js';
+import { memoryLedger } from '../ledger/memory-ledger.js';
+import { memoryStore } from '../store/memory-store.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 import { signWebhook } from './sign-webhook.js';
 import { parseSignatureHeader } from './signature-header.js';

@@ -1,5 +1,5 @@
 import type { Entitlement, EntitlementChange } from '@dcbkit/core';
-import { exampleEntitlement } from '@dcbkit/core/testing';
+import { exampleEntitlement } from '@dcbkit/core/store';
 
 /** A credits entitlement with no unit bought yet, for the unit purchase tests. */
 export function noCredits(accountKey: string): Entitlement {

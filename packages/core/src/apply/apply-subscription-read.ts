@@ -1,0 +1,46 @@
+import { decide } from '../access/decide.js';
+import type { Offers } from '../offers/define-offers.js';
+import type { Entitlement } from '../schemas/entitlement.js';
+import type { Subscription } from '../schemas/subscription.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import { subscriptionReadEvent } from './subscription-read-event.js';
+
+export interface ApplySubscriptionReadOptions {
+  store: EntitlementStore;
+  offers: Offers;
+  /**
+   * When the request that returned `subscription` was sent (take the time before calling the
+   * client). The read's facts were true no earlier than that, so events that happened after it
+   * still win. Default: `now()`, which is later than that: pass it.
+   */
+  observedAt?: Date;
+  now?: () => Date;
+}
+
+/**
+ * Applies a subscription as the API answered it (after a cancel or a resume, say) to the
+ * entitlement that holds it, so the partner's pages are right before the webhook lands. The read
+ * goes through the same rules as the event the service sends for it, as a read: it holds the
+ * status until the events land but never outranks one (an event newer than `observedAt` wins, and
+ * the event the read saw takes the record over), so the webhooks end in the state they give alone.
+ * Resolves to undefined when no entitlement holds this subscription.
+ *
+ * @example
+ * const observedAt = new Date();
+ * const subscription = await client.subscriptions.cancel(uid, { when: 'PERIOD_END' });
+ * await applySubscriptionRead(subscription, { store, offers, observedAt });
+ */
+export async function applySubscriptionRead(
+  subscription: Subscription,
+  { store, offers, observedAt, now = () => new Date() }: ApplySubscriptionReadOptions,
+): Promise<Entitlement | undefined> {
+  const held = await store.findBySubscriptionUid(subscription.subscriptionUid);
+  if (held === undefined) return undefined;
+  const offer = offers.get(subscription.offerUid) ?? offers.get(held.offerUid);
+  if (offer === undefined) return held;
+  const event = subscriptionReadEvent(subscription, observedAt ?? now());
+  const key = { accountKey: held.accountKey, productUid: held.productUid };
+  return store.update(key.accountKey, key.productUid, (current) =>
+    decide(event, current, offer, key, { source: 'read' }),
+  );
+}

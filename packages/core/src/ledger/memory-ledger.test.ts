@@ -1,0 +1,59 @@
+import { runLedgerConformance } from '@dcbkit/core/store';
+import { describe, expect, it } from 'vitest';
+import { DELIVERY_WINDOW_MS, memoryLedger } from './memory-ledger.js';
+
+runLedgerConformance(() => memoryLedger(), { name: 'memoryLedger', describe, it });
+
+function fakeClock() {
+  // lru-cache ignores a start time of 0, so the clock starts later.
+  let ms = 1_000;
+  return { now: () => ms, advance: (by: number) => (ms += by) };
+}
+
+describe('memoryLedger', () => {
+  it('lets an in-progress claim lapse after its lease, so a crashed attempt does not block the retry', async () => {
+    const clock = fakeClock();
+    const ledger = memoryLedger({ leaseMs: 30_000, now: clock.now });
+    expect(await ledger.claim('event-a')).toBe('new');
+    clock.advance(29_000);
+    expect(await ledger.claim('event-a')).toBe('in_progress');
+    clock.advance(2_000);
+    expect(await ledger.claim('event-a')).toBe('new');
+  });
+
+  it('remembers a completed event through the 48-hour delivery window and forgets it after its TTL', async () => {
+    const clock = fakeClock();
+    const ttlMs = DELIVERY_WINDOW_MS + 3_600_000;
+    const ledger = memoryLedger({ ttlMs, leaseMs: 30_000, now: clock.now });
+    await ledger.claim('event-a');
+    await ledger.complete('event-a');
+    clock.advance(DELIVERY_WINDOW_MS);
+    expect(await ledger.claim('event-a')).toBe('duplicate');
+    clock.advance(3_600_000 + 1);
+    expect(await ledger.claim('event-a')).toBe('new');
+  });
+
+  it('stays bounded: beyond max, the least recently seen events are forgotten first', async () => {
+    const ledger = memoryLedger({ max: 3 });
+    for (const key of ['a', 'b', 'c']) {
+      await ledger.claim(key);
+      await ledger.complete(key);
+    }
+    expect(await ledger.claim('a')).toBe('duplicate');
+    await ledger.claim('d');
+    expect(await ledger.claim('b')).toBe('new');
+    expect(await ledger.claim('a')).toBe('duplicate');
+  });
+
+  it('refuses options that would forget events inside the delivery window, or never let a claim lapse', () => {
+    expect(() => memoryLedger({ ttlMs: DELIVERY_WINDOW_MS })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
+    expect(() => memoryLedger({ ttlMs: 60_000 })).toThrow(/48-hour/);
+    expect(() => memoryLedger({ max: 0 })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    expect(() => memoryLedger({ leaseMs: 0 })).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+    expect(() => memoryLedger({ leaseMs: Number.POSITIVE_INFINITY })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { DcbError } from '../errors/dcb-error.js';
+import { defineOffers } from './define-offers.js';
+
+const monthly = {
+  offerUid: 'off_monthly',
+  productUid: 'prod_premium',
+  name: 'Premium',
+  type: 'SUBSCRIPTION',
+  price: { amount: 4500, currency: 'TND' },
+  billingPeriod: { unit: 'MONTH', count: 1 },
+} as const;
+
+function refusal(run: () => unknown): DcbError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DcbError) return error;
+    throw error;
+  }
+  throw new Error('expected a DcbError');
+}
+
+describe('defineOffers', () => {
+  it('validates, fills defaults and looks offers up by uid and product', () => {
+    const yearly = { ...monthly, offerUid: 'off_yearly', billingPeriod: { unit: 'YEAR', count: 1 } } as const;
+    const offers = defineOffers([monthly, yearly]);
+    expect(offers.get('off_monthly')).toMatchObject({
+      trialDays: 0,
+      gracePolicy: { days: 0, accessDuringGrace: false },
+    });
+    expect(offers.get('off_unknown')).toBeUndefined();
+    expect(offers.forProduct('prod_premium').map((offer) => offer.offerUid)).toEqual([
+      'off_monthly',
+      'off_yearly',
+    ]);
+    expect(offers.list).toHaveLength(2);
+  });
+
+  it('refuses an invalid offer, saying which and where', () => {
+    const error = refusal(() =>
+      defineOffers([monthly, { ...monthly, offerUid: 'off_bad', billingPeriod: undefined }]),
+    );
+    expect(error.code).toBe('invalid_offer');
+    expect(error.details.index).toBe(1);
+    expect(error.message).toMatch(/billingPeriod/);
+  });
+
+  it('refuses two offers with one uid', () => {
+    expect(refusal(() => defineOffers([monthly, monthly])).code).toBe('duplicate_offer');
+  });
+
+  it('refuses offers of one product that disagree on the type', () => {
+    const pass = {
+      offerUid: 'off_pass',
+      productUid: 'prod_premium',
+      name: 'Pass',
+      type: 'CONSUMABLE',
+      price: monthly.price,
+    } as const;
+    expect(refusal(() => defineOffers([monthly, pass])).code).toBe('mixed_product_types');
+  });
+});

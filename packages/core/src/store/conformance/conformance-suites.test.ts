@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import type { EventLedger } from '../../ledger/event-ledger.js';
+import { memoryLedger } from '../../ledger/memory-ledger.js';
+import type { EntitlementStore } from '../entitlement-store.js';
+import { memoryStore } from '../memory-store.js';
+import type { exampleEntitlement } from './example-entitlement.js';
+import { ledgerChecks } from './ledger-conformance.js';
+import { storeChecks } from './store-conformance.js';
+
+// The suites are only worth running if they catch broken implementations: these are broken on purpose.
+
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Reads, yields, then writes: two concurrent updates both read the old record and one write is lost. */
+function lossyStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      const current = await inner.get(accountKey, productUid);
+      await nextTick();
+      return inner.update(accountKey, productUid, (_, known) => change(current, known), facts);
+    },
+  };
+}
+
+/** Returns its live, mutable records. */
+function leakyStore(): EntitlementStore {
+  const records = new Map<string, ReturnType<typeof exampleEntitlement>>();
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async get(accountKey, productUid) {
+      return records.get(`${accountKey}/${productUid}`);
+    },
+    async update(accountKey, productUid, change) {
+      const key = `${accountKey}/${productUid}`;
+      const live = records.get(key);
+      const next = change(live && { ...live }, { paymentUid: false, unitOrderId: false });
+      if (next === undefined) return live;
+      if (live) Object.assign(live, next);
+      else records.set(key, { ...next });
+      return records.get(key);
+    },
+  };
+}
+
+/** Keeps no facts: every delivery of an order looks new. */
+function forgetfulStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    update: (accountKey, productUid, change) => inner.update(accountKey, productUid, change),
+  };
+}
+
+/** Records the facts even when the change writes nothing. */
+function eagerStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    update: (accountKey, productUid, change, facts) =>
+      inner.update(accountKey, productUid, (current, known) => change(current, known) ?? current, facts),
+  };
+}
+
+/** Checks, yields, then marks: two concurrent claims both see nothing and both answer new. */
+function racyLedger(): EventLedger {
+  const states = new Map<string, 'in_progress' | 'completed'>();
+  return {
+    async claim(key) {
+      const state = states.get(key);
+      await nextTick();
+      if (state === 'completed') return 'duplicate';
+      if (state === 'in_progress') return 'in_progress';
+      states.set(key, 'in_progress');
+      return 'new';
+    },
+    async complete(key) {
+      states.set(key, 'completed');
+    },
+    async release(key) {
+      if (states.get(key) === 'in_progress') states.delete(key);
+    },
+  };
+}
+
+function check<Subject>(
+  checks: readonly { name: string; run: (s: Subject) => Promise<void> }[],
+  fragment: string,
+) {
+  const found = checks.find((candidate) => candidate.name.includes(fragment));
+  if (!found) throw new Error(`no check named like "${fragment}"`);
+  return found;
+}
+
+describe('the conformance suites', () => {
+  it('catch a store that loses concurrent updates', async () => {
+    const atomicity = check(storeChecks, 'concurrent updates of one entitlement');
+    await expect(atomicity.run(lossyStore())).rejects.toThrow();
+    await expect(atomicity.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that keeps no facts, or keeps them when nothing is written', async () => {
+    const facts = check(storeChecks, 'which facts it already holds');
+    const dedupe = check(storeChecks, 'concurrent updates of one entitlement');
+    const writesNothing = check(storeChecks, 'records no fact');
+    await expect(facts.run(forgetfulStore())).rejects.toThrow();
+    await expect(dedupe.run(forgetfulStore())).rejects.toThrow();
+    await expect(writesNothing.run(eagerStore())).rejects.toThrow();
+    await expect(writesNothing.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that hands out live records', async () => {
+    const snapshot = check(storeChecks, 'does not change when the store changes');
+    await expect(snapshot.run(leakyStore())).rejects.toThrow();
+  });
+
+  it('catch a ledger whose claim is not atomic', async () => {
+    const exclusive = check(ledgerChecks, 'concurrent claims');
+    await expect(exclusive.run(racyLedger())).rejects.toThrow();
+    await expect(exclusive.run(memoryLedger())).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,219 @@
+import assert from 'node:assert/strict';
+import { dueReason } from '../../access/reconcile-deadline.js';
+import type { Entitlement, EntitlementKey } from '../../schemas/entitlement.js';
+import type { DueEntitlementsQuery, EntitlementStore } from '../entitlement-store.js';
+import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+
+// The optional reconciliation methods of EntitlementStore. A store without a method passes its
+// checks: reconcile itself refuses such a store with a clear error.
+
+interface Check {
+  name: string;
+  run: (store: EntitlementStore) => Promise<void>;
+}
+
+const NOW = new Date('2030-06-01T00:00:00.000Z');
+const at = (days: number) => new Date(NOW.getTime() + days * 86_400_000).toISOString();
+
+/** Every due entitlement of the accounts under `prefix`, paging `limit` at a time from the prefix on. */
+async function dueUnder(
+  store: EntitlementStore,
+  prefix: string,
+  query: Omit<DueEntitlementsQuery, 'limit' | 'after'>,
+  limit = 2,
+): Promise<string[]> {
+  const found: string[] = [];
+  let after: EntitlementKey = { accountKey: prefix, productUid: '' };
+  for (;;) {
+    const page = (await store.listDueEntitlements?.({ ...query, after, limit })) ?? [];
+    assert.ok(page.length <= limit, 'a page holds at most limit entitlements');
+    for (const entitlement of page) {
+      if (!entitlement.accountKey.startsWith(prefix)) return found;
+      found.push(`${entitlement.accountKey.slice(prefix.length)}:${entitlement.productUid}`);
+    }
+    const last = page.at(-1);
+    if (page.length < limit || last === undefined) return found;
+    after = { accountKey: last.accountKey, productUid: last.productUid };
+  }
+}
+
+/** Entitlements of every kind reconciliation tells apart, under the accounts `${prefix}/…`. */
+function cases(prefix: string): Entitlement[] {
+  const sub = (account: string, fields: Partial<Entitlement>) =>
+    exampleEntitlement({
+      accountKey: `${prefix}/${account}`,
+      productUid: 'prod_premium',
+      subscriptionUid: uniqueId('sub'),
+      trialEndsAt: null,
+      lastEventAt: at(-40),
+      ...fields,
+    });
+  return [
+    sub('a_trial_ended', { status: 'TRIALING', trialEndsAt: at(-1), currentPeriodEnd: at(-1) }),
+    sub('b_active_future', { status: 'ACTIVE', currentPeriodEnd: at(20), lastEventAt: at(-1) }),
+    sub('c_active_heard_since', { status: 'ACTIVE', currentPeriodEnd: at(-5), lastEventAt: at(-2) }),
+    sub('d_active_period_ended', { status: 'ACTIVE', currentPeriodEnd: at(-5), lastEventAt: at(-35) }),
+    sub('e_pre_canceled', { status: 'PRE_CANCELED', cancelAt: at(-1), currentPeriodEnd: at(-1) }),
+    sub('f_grace_ended', { status: 'IN_GRACE', graceEndsAt: at(-1), currentPeriodEnd: at(-4) }),
+    sub('g_grace_no_access', { status: 'IN_GRACE', graceEndsAt: null, currentPeriodEnd: at(-4) }),
+    sub('h_revoked', { status: 'REVOKED', currentPeriodEnd: at(-5) }),
+    sub('i_old_but_running', { status: 'ACTIVE', currentPeriodEnd: at(5), lastEventAt: at(-40) }),
+    sub('j_no_subscription_uid', { status: 'ACTIVE', subscriptionUid: null, currentPeriodEnd: at(-5) }),
+    sub('k_never_heard', { status: 'ACTIVE', currentPeriodEnd: at(5), lastEventAt: null }),
+    exampleEntitlement({
+      accountKey: `${prefix}/l_consumable`,
+      productUid: 'prod_units',
+      type: 'CONSUMABLE',
+      subscriptionUid: null,
+      currentPeriodEnd: null,
+      trialEndsAt: null,
+      unitsBought: 1,
+    }),
+    sub('m_second_product', { productUid: 'prod_extra', status: 'ACTIVE', currentPeriodEnd: at(-3) }),
+  ];
+}
+
+async function write(store: EntitlementStore, entitlements: Entitlement[]): Promise<void> {
+  for (const entitlement of entitlements) {
+    await store.update(entitlement.accountKey, entitlement.productUid, () => entitlement);
+  }
+}
+
+function expectedDue(
+  prefix: string,
+  entitlements: Entitlement[],
+  query: Omit<DueEntitlementsQuery, 'limit'>,
+) {
+  return entitlements
+    .filter((entitlement) => dueReason(entitlement, null, query) !== undefined)
+    .map((entitlement) => `${entitlement.accountKey.slice(prefix.length)}:${entitlement.productUid}`)
+    .sort();
+}
+
+export const reconcileChecks: readonly Check[] = [
+  {
+    name: 'listDueEntitlements answers what dueReason says, in key order, page by page',
+    async run(store) {
+      if (store.listDueEntitlements === undefined) return;
+      const prefix = uniqueId('due');
+      const entitlements = cases(prefix);
+      await write(store, entitlements);
+      for (const staleBefore of [null, new Date(at(-30))]) {
+        const query = { now: NOW, staleBefore };
+        const expected = expectedDue(prefix, entitlements, query);
+        assert.ok(expected.length >= 5, 'the cases hold several due entitlements');
+        assert.deepEqual(
+          await dueUnder(store, prefix, query),
+          expected,
+          `staleBefore ${String(staleBefore)}`,
+        );
+        assert.deepEqual(await dueUnder(store, prefix, query, 100), expected, 'one large page');
+      }
+    },
+  },
+  {
+    name: 'markReconciled makes an entitlement not due until its next date passes; updates keep it',
+    async run(store) {
+      if (store.listDueEntitlements === undefined || store.markReconciled === undefined) return;
+      const prefix = uniqueId('marked');
+      const [ended] = cases(prefix);
+      if (ended === undefined) throw new Error('no case');
+      await write(store, [ended]);
+      const key = { accountKey: ended.accountKey, productUid: ended.productUid };
+      const query = { now: NOW, staleBefore: new Date(at(-30)) };
+      assert.equal((await dueUnder(store, prefix, query)).length, 1, 'due before it is confirmed');
+      await store.markReconciled(key, NOW);
+      assert.deepEqual(await dueUnder(store, prefix, query), [], 'not due once confirmed');
+      // An update that leaves the date behind the confirmation keeps it confirmed…
+      await store.update(
+        key.accountKey,
+        key.productUid,
+        (current) => current && { ...current, subscriberUid: 'sbr_2' },
+      );
+      assert.deepEqual(await dueUnder(store, prefix, query), [], 'an update keeps the confirmation');
+      // …and a new date that passes after it makes it due again.
+      await store.update(
+        key.accountKey,
+        key.productUid,
+        (current) =>
+          current && { ...current, status: 'PRE_CANCELED', cancelAt: at(3), currentPeriodEnd: at(3) },
+      );
+      assert.deepEqual(await dueUnder(store, prefix, query), [], 'the new date has not passed');
+      assert.equal(
+        (await dueUnder(store, prefix, { ...query, now: new Date(at(4)) })).length,
+        1,
+        'due again',
+      );
+    },
+  },
+  {
+    name: 'pending payments: recorded once, listed in paymentUid order by page, removed',
+    async run(store) {
+      const { recordPendingPayment, listPendingPayments, removePendingPayment } = store;
+      if (!recordPendingPayment || !listPendingPayments || !removePendingPayment) return;
+      const prefix = uniqueId('pay');
+      const uids = ['c', 'a', 'b'].map((suffix) => `${prefix}_${suffix}`);
+      for (const paymentUid of uids) {
+        await recordPendingPayment.call(store, {
+          paymentUid,
+          accountKey: 'acct_1',
+          productUid: 'prod_a',
+          offerUid: 'off_a',
+          recordedAt: '2030-01-01T00:00:00.000Z',
+        });
+      }
+      await recordPendingPayment.call(store, {
+        paymentUid: `${prefix}_a`,
+        accountKey: 'acct_2',
+        productUid: 'prod_b',
+        offerUid: 'off_b',
+        recordedAt: '2030-02-01T00:00:00.000Z',
+      });
+      const mine = async () => {
+        const page = await listPendingPayments.call(store, { after: prefix, limit: 1000 });
+        return page.filter((payment) => payment.paymentUid.startsWith(prefix));
+      };
+      const listed = await mine();
+      assert.deepEqual(
+        listed.map((payment) => payment.paymentUid),
+        [...uids].sort(),
+      );
+      assert.deepEqual(listed[0], {
+        paymentUid: `${prefix}_a`,
+        accountKey: 'acct_1',
+        productUid: 'prod_a',
+        offerUid: 'off_a',
+        recordedAt: '2030-01-01T00:00:00.000Z',
+      });
+      const firstPage = await listPendingPayments.call(store, { after: prefix, limit: 2 });
+      assert.deepEqual(
+        firstPage.map((payment) => payment.paymentUid),
+        [`${prefix}_a`, `${prefix}_b`],
+      );
+      await removePendingPayment.call(store, `${prefix}_b`);
+      await removePendingPayment.call(store, `${prefix}_unknown`);
+      assert.deepEqual(
+        (await mine()).map((payment) => payment.paymentUid),
+        [`${prefix}_a`, `${prefix}_c`],
+      );
+    },
+  },
+  {
+    name: 'tryLock grants a lock to one holder at a time, and again once released',
+    async run(store) {
+      if (store.tryLock === undefined) return;
+      const name = uniqueId('lock');
+      const release = await store.tryLock(name);
+      assert.ok(release, 'the first holder gets the lock');
+      assert.equal(await store.tryLock(name), undefined, 'a second holder is refused while it is held');
+      const other = await store.tryLock(uniqueId('lock'));
+      assert.ok(other, 'another lock is independent');
+      await other();
+      await release();
+      await release();
+      const again = await store.tryLock(name);
+      assert.ok(again, 'granted again once released');
+      await again();
+    },
+  },
+];

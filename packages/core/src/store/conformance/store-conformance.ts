@@ -1,0 +1,379 @@
+import assert from 'node:assert/strict';
+import type { EntitlementFacts, KnownFacts } from '../../access/facts.js';
+import { type Entitlement, entitlementSchema } from '../../schemas/entitlement.js';
+import type { EntitlementChange, EntitlementStore } from '../entitlement-store.js';
+import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+import { reconcileChecks } from './reconcile-conformance.js';
+import { same, type TestRunner, testRunnerOf } from './test-runner.js';
+
+export interface ConformanceCheck<Subject> {
+  name: string;
+  run: (subject: Subject) => Promise<void>;
+}
+
+export interface ConformanceOptions<Subject> extends Partial<TestRunner> {
+  /** Shown in the suite's title, e.g. 'postgresStore'. */
+  name?: string;
+  /** Runs after each check, e.g. to close a pool. */
+  teardown?: (subject: Subject) => unknown;
+}
+
+const CONCURRENT_WRITERS = 50;
+
+function entitlementOf(
+  accountKey: string,
+  productUid: string,
+  overrides: Partial<Entitlement> = {},
+): Entitlement {
+  return exampleEntitlement({
+    accountKey,
+    productUid,
+    subscriptionUid: uniqueId('sub'),
+    ...overrides,
+  });
+}
+
+/** A purchase as the rules make it: one unit per order the store does not know yet. */
+function addUnit(current: Entitlement | undefined, known: KnownFacts): Entitlement {
+  if (current === undefined) throw new Error('expected an entitlement');
+  return known.unitOrderId ? current : { ...current, unitsBought: current.unitsBought + 1 };
+}
+
+function buy(store: EntitlementStore, accountKey: string, productUid: string, unitOrderId: string) {
+  return store.update(accountKey, productUid, addUnit, { unitOrderId });
+}
+
+type Change = (current: Entitlement | undefined) => Entitlement | undefined;
+
+/** A change that notes what it was told, then makes `result` of the record. */
+function noting(told: KnownFacts[], result: Change): EntitlementChange {
+  return (current, known) => {
+    told.push({ paymentUid: known.paymentUid, unitOrderId: known.unitOrderId });
+    return result(current);
+  };
+}
+
+const NOTHING_KNOWN: KnownFacts = { paymentUid: false, unitOrderId: false };
+const ALL_KNOWN: KnownFacts = { paymentUid: true, unitOrderId: true };
+
+/** What every EntitlementStore must do; runStoreConformance runs each as a test. */
+export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
+  {
+    name: 'get, listByAccount and the finds answer nothing for what was never written',
+    async run(store) {
+      assert.equal(await store.get(uniqueId('acct'), 'prod_a'), undefined);
+      assert.deepEqual(await store.listByAccount(uniqueId('acct')), []);
+      assert.equal(await store.findBySubscriptionUid(uniqueId('sub')), undefined);
+      assert.equal(await store.findByPaymentUid(uniqueId('pay')), undefined);
+    },
+  },
+  {
+    name: 'update creates an entitlement that get and both finds return',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      const paymentUid = uniqueId('pay');
+      const stored = await store.update(accountKey, 'prod_a', () => created, { paymentUid });
+      same(stored, created, 'update resolves to the stored record');
+      same(await store.get(accountKey, 'prod_a'), created, 'get');
+      same(
+        await store.findBySubscriptionUid(created.subscriptionUid ?? ''),
+        created,
+        'findBySubscriptionUid',
+      );
+      same(await store.findByPaymentUid(paymentUid), created, 'findByPaymentUid');
+    },
+  },
+  {
+    name: 'records come back as the same JSON, null and empty fields included',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const full = entitlementOf(accountKey, 'prod_full', {
+        type: 'CONSUMABLE',
+        status: 'PRE_CANCELED',
+        cancelAt: '2027-01-01T00:00:00.000Z',
+        graceEndsAt: '2026-12-24T00:00:00.000Z',
+        unitsBought: 3,
+        unitsUsed: 1,
+      });
+      const sparse = entitlementOf(accountKey, 'prod_sparse', {
+        subscriptionUid: null,
+        subscriberUid: null,
+        currentPeriodEnd: null,
+        trialEndsAt: null,
+        lastEventName: null,
+        lastEventAt: null,
+      });
+      for (const entitlement of [full, sparse]) {
+        await store.update(accountKey, entitlement.productUid, () => entitlement);
+        const read = await store.get(accountKey, entitlement.productUid);
+        assert.deepStrictEqual(
+          JSON.parse(JSON.stringify(read ?? null)),
+          JSON.parse(JSON.stringify(entitlement)),
+        );
+        assert.ok(entitlementSchema.safeParse(read).success, 'the record read back is a valid Entitlement');
+      }
+    },
+  },
+  {
+    name: 'update hands the change the committed record and resolves to what it stored',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const first = entitlementOf(accountKey, 'prod_a');
+      const seen: (Entitlement | undefined)[] = [];
+      await store.update(accountKey, 'prod_a', (current) => {
+        seen.push(current);
+        return first;
+      });
+      const second = { ...first, status: 'REVOKED' as const, lastEventName: 'entitlement.revoked' };
+      const result = await store.update(accountKey, 'prod_a', (current) => {
+        seen.push(current);
+        return second;
+      });
+      assert.equal(seen.at(0), undefined, 'the first change sees no record');
+      same(seen.at(-1), first, 'the second change sees the committed record');
+      same(result, second, 'update resolves to what it stored');
+      same(await store.get(accountKey, 'prod_a'), second, 'get after update');
+    },
+  },
+  {
+    name: 'a change that returns undefined writes nothing',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      assert.equal(await store.update(accountKey, 'prod_a', () => undefined), undefined);
+      assert.equal(await store.get(accountKey, 'prod_a'), undefined);
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      same(await store.update(accountKey, 'prod_a', () => undefined), created, 'update with no change');
+      same(await store.get(accountKey, 'prod_a'), created, 'get after an update with no change');
+    },
+  },
+  {
+    name: 'a change that throws rejects the update and writes nothing',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      await assert.rejects(
+        store.update(accountKey, 'prod_a', () => {
+          throw new Error('decided against it');
+        }),
+        /decided against it/,
+      );
+      same(await store.get(accountKey, 'prod_a'), created, 'get after a throwing change');
+    },
+  },
+  {
+    name: "listByAccount returns the account's entitlements only, in productUid order",
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const other = uniqueId('acct');
+      for (const productUid of ['prod_c', 'prod_a', 'prod_b']) {
+        await store.update(accountKey, productUid, () => entitlementOf(accountKey, productUid));
+      }
+      await store.update(other, 'prod_a', () => entitlementOf(other, 'prod_a'));
+      const listed = await store.listByAccount(accountKey);
+      assert.deepEqual(
+        listed.map((entitlement) => entitlement.productUid),
+        ['prod_a', 'prod_b', 'prod_c'],
+      );
+      assert.ok(listed.every((entitlement) => entitlement.accountKey === accountKey));
+    },
+  },
+  {
+    name: 'findBySubscriptionUid follows a new subscriptionUid and forgets the old one',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      const renewedUid = uniqueId('sub');
+      await store.update(
+        accountKey,
+        'prod_a',
+        (current) => current && { ...current, subscriptionUid: renewedUid },
+      );
+      assert.equal((await store.findBySubscriptionUid(renewedUid))?.subscriptionUid, renewedUid);
+      assert.equal(await store.findBySubscriptionUid(created.subscriptionUid ?? ''), undefined);
+    },
+  },
+  {
+    name: 'findByPaymentUid finds a payment added by a later update, and the earlier ones still',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const [first, later] = [uniqueId('pay'), uniqueId('pay')];
+      await store.update(accountKey, 'prod_a', () => entitlementOf(accountKey, 'prod_a'), {
+        paymentUid: first,
+      });
+      await store.update(accountKey, 'prod_a', (current) => current && { ...current, status: 'REVOKED' }, {
+        paymentUid: later,
+      });
+      assert.equal((await store.findByPaymentUid(later))?.status, 'REVOKED', 'the later payment');
+      assert.equal((await store.findByPaymentUid(first))?.status, 'REVOKED', 'the earlier payment, now');
+    },
+  },
+  {
+    name: 'update tells the change which facts it already holds for this entitlement',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      const update = (productUid: string, told: KnownFacts[], result: Change, brought?: EntitlementFacts) =>
+        store.update(accountKey, productUid, noting(told, result), brought);
+      const unchanged: Change = (current) => current;
+      const told: KnownFacts[] = [];
+      await update('prod_a', told, () => entitlementOf(accountKey, 'prod_a', { type: 'CONSUMABLE' }), facts);
+      await update('prod_a', told, unchanged, facts);
+      await update('prod_a', told, unchanged, { paymentUid: facts.paymentUid });
+      await update('prod_a', told, unchanged);
+      assert.deepEqual(told, [
+        NOTHING_KNOWN,
+        ALL_KNOWN,
+        { paymentUid: true, unitOrderId: false },
+        NOTHING_KNOWN,
+      ]);
+      // Another entitlement knows neither; the payment stays with the entitlement it was recorded for.
+      const otherTold: KnownFacts[] = [];
+      await update('prod_b', otherTold, () => entitlementOf(accountKey, 'prod_b'), facts);
+      await update('prod_b', otherTold, unchanged, facts);
+      assert.deepEqual(otherTold, [NOTHING_KNOWN, { paymentUid: false, unitOrderId: true }]);
+      assert.equal((await store.findByPaymentUid(facts.paymentUid ?? ''))?.productUid, 'prod_a');
+    },
+  },
+  {
+    name: 'facts are recorded when the change returns the record it was given',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', () => created);
+      const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      same(await store.update(accountKey, 'prod_a', (current) => current, facts), created, 'update');
+      const told: KnownFacts[] = [];
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, (current) => current),
+        facts,
+      );
+      assert.deepEqual(told, [ALL_KNOWN]);
+      same(await store.findByPaymentUid(facts.paymentUid ?? ''), created, 'findByPaymentUid');
+    },
+  },
+  {
+    name: 'a change that returns undefined or throws records no fact',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
+      await store.update(accountKey, 'prod_a', () => undefined, facts);
+      await store.update(accountKey, 'prod_a', () => entitlementOf(accountKey, 'prod_a'));
+      await store.update(accountKey, 'prod_a', () => undefined, facts);
+      await assert.rejects(
+        store.update(
+          accountKey,
+          'prod_a',
+          () => {
+            throw new Error('decided against it');
+          },
+          facts,
+        ),
+        /decided against it/,
+      );
+      const told: KnownFacts[] = [];
+      await store.update(
+        accountKey,
+        'prod_a',
+        noting(told, () => undefined),
+        facts,
+      );
+      assert.deepEqual(told, [NOTHING_KNOWN]);
+      assert.equal(await store.findByPaymentUid(facts.paymentUid ?? ''), undefined);
+    },
+  },
+  {
+    name: `${CONCURRENT_WRITERS} concurrent updates of one entitlement lose none (atomic read-decide-write)`,
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      await store.update(accountKey, 'prod_units', () =>
+        entitlementOf(accountKey, 'prod_units', { type: 'CONSUMABLE' }),
+      );
+      const orderIds = Array.from(
+        { length: CONCURRENT_WRITERS },
+        (_, i) => `ord_${String(i).padStart(3, '0')}`,
+      );
+      // Each order twice (a redelivery racing its first delivery): every unit counted once.
+      await Promise.all(
+        [...orderIds, ...orderIds].map((orderId) => buy(store, accountKey, 'prod_units', orderId)),
+      );
+      assert.equal((await store.get(accountKey, 'prod_units'))?.unitsBought, CONCURRENT_WRITERS);
+    },
+  },
+  {
+    name: 'concurrent updates of different entitlements neither block nor mix',
+    async run(store) {
+      const accounts = Array.from({ length: 10 }, () => uniqueId('acct'));
+      await Promise.all(
+        accounts.map((accountKey) =>
+          store.update(accountKey, 'prod_units', () =>
+            entitlementOf(accountKey, 'prod_units', { type: 'CONSUMABLE' }),
+          ),
+        ),
+      );
+      await Promise.all(
+        accounts.flatMap((accountKey) =>
+          ['ord_1', 'ord_2', 'ord_3', 'ord_4', 'ord_5', 'ord_1'].map((orderId) =>
+            buy(store, accountKey, 'prod_units', orderId),
+          ),
+        ),
+      );
+      for (const accountKey of accounts) {
+        const entitlement = await store.get(accountKey, 'prod_units');
+        assert.equal(entitlement?.accountKey, accountKey);
+        assert.equal(entitlement?.unitsBought, 5, 'the same order ids in other accounts are theirs');
+      }
+    },
+  },
+  {
+    name: 'a record already returned does not change when the store changes afterwards',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      const created = entitlementOf(accountKey, 'prod_a');
+      const returned = await store.update(accountKey, 'prod_a', () => created);
+      const read = await store.get(accountKey, 'prod_a');
+      await store.update(accountKey, 'prod_a', (current) => current && { ...current, status: 'REVOKED' });
+      assert.equal(returned?.status, 'ACTIVE', 'the record update returned changed');
+      assert.equal(read?.status, 'ACTIVE', 'the record get returned changed');
+    },
+  },
+  // The optional methods reconciliation uses, checked when the store has them.
+  ...reconcileChecks,
+];
+
+/**
+ * The conformance suite every EntitlementStore must pass: memoryStore, the PostgreSQL store and
+ * yours. Call it at the top level of a test file, with your runner's `describe` and `it` (vitest,
+ * jest, mocha or node:test; the globals are used when the runner installs them). `factory` gives
+ * each check a store (ids are unique per run, so one shared database is fine). The checks assert
+ * with node:assert, so no runner is needed to load this module.
+ *
+ * @example
+ * // my-store.test.ts
+ * import { describe, it } from 'node:test'; // or 'vitest'
+ * import { runStoreConformance } from '@dcbkit/core/store';
+ * runStoreConformance(() => myStore(pool), { name: 'myStore', describe, it });
+ */
+export function runStoreConformance(
+  factory: () => EntitlementStore | Promise<EntitlementStore>,
+  options: ConformanceOptions<EntitlementStore> = {},
+): void {
+  const { describe, it } = testRunnerOf('runStoreConformance', options);
+  describe(`EntitlementStore conformance${options.name ? `: ${options.name}` : ''}`, () => {
+    for (const check of storeChecks) {
+      it(check.name, async () => {
+        const store = await factory();
+        try {
+          await check.run(store);
+        } finally {
+          await options.teardown?.(store);
+        }
+      });
+    }
+  });
+}

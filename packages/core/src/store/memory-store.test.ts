@@ -1,0 +1,41 @@
+import { exampleEntitlement, runStoreConformance } from '@dcbkit/core/store';
+import { describe, expect, it } from 'vitest';
+import { memoryStore } from './memory-store.js';
+
+runStoreConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
+
+describe('memoryStore', () => {
+  it('refuses a change that returns the entitlement of another key, writing nothing', async () => {
+    const store = memoryStore();
+    await expect(
+      store.update('user_1', 'prod_a', () =>
+        exampleEntitlement({ accountKey: 'user_2', productUid: 'prod_a' }),
+      ),
+    ).rejects.toThrow(/user_2/);
+    expect(await store.get('user_1', 'prod_a')).toBeUndefined();
+    expect(await store.get('user_2', 'prod_a')).toBeUndefined();
+  });
+
+  it('keeps one Set of order ids per consumable, not a copy per purchase', async () => {
+    const store = memoryStore();
+    const credits = exampleEntitlement({
+      accountKey: 'user_1',
+      productUid: 'prod_credits',
+      type: 'CONSUMABLE',
+    });
+    await store.update('user_1', 'prod_credits', () => credits);
+    const buy = (orderId: string) =>
+      store.update(
+        'user_1',
+        'prod_credits',
+        (current, known) =>
+          current && (known.unitOrderId ? current : { ...current, unitsBought: current.unitsBought + 1 }),
+        { unitOrderId: orderId, paymentUid: `pay_${orderId}` },
+      );
+    for (let i = 0; i < 1000; i++) await buy(`ord_${i % 500}`);
+    const stored = await store.get('user_1', 'prod_credits');
+    expect(stored?.unitsBought).toBe(500);
+    expect(JSON.stringify(stored).length).toBe(JSON.stringify({ ...credits, unitsBought: 500 }).length);
+    expect((await store.findByPaymentUid('pay_ord_0'))?.unitsBought).toBe(500);
+  });
+});
