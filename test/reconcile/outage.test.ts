@@ -69,7 +69,7 @@ describe('reconciliation after a receiver outage the service gave up on', () => 
     // The outage left them wrong: all still TRIALING, and the late payment not granted.
     const now = sandbox.clock.now();
     const due =
-      (await kit.store.listDueEntitlements?.({
+      (await kit.store.listDueEntitlements({
         now,
         staleBefore: new Date(now.getTime() - 7 * 86_400_000),
         limit: 100,

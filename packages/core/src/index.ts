@@ -110,15 +110,15 @@ export type { CanceledPayment, Payment, PaymentStatus } from './schemas/payment.
 export type { Metadata, Money } from './schemas/primitives.js';
 export type { Subscription, SubscriptionCancelWhen, SubscriptionStatus } from './schemas/subscription.js';
 export type { PaymentWebhookEvent, WebhookEvent } from './schemas/webhook-event.js';
+export type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './store/entitlement-store.js';
+export { memoryStore } from './store/memory-store.js';
 export type {
   DueEntitlementsQuery,
-  EntitlementChange,
-  EntitlementStore,
   PendingPayment,
   PendingPaymentsQuery,
+  ReconcileStore,
   ReleaseLock,
-} from './store/entitlement-store.js';
-export { memoryStore } from './store/memory-store.js';
+} from './store/reconcile-store.js';
 // Webhooks.
 export {
   type CreateWebhookHandlerOptions,

@@ -1,4 +1,4 @@
-import { runLedgerConformance, runStoreConformance } from '@dcbkit/core/store';
+import { runLedgerConformance, runReconcileConformance, runStoreConformance } from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { SqlStore } from './create-sql-store.js';
@@ -20,6 +20,7 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   afterAll(() => database?.drop());
 
   runStoreConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runReconcileConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
 });
 
@@ -33,5 +34,6 @@ describe('on PGlite', () => {
   afterAll(() => db?.close());
 
   runStoreConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runReconcileConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });
 });

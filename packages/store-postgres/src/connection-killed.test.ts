@@ -63,7 +63,7 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
 
   it('leaves the entitlement and its facts as they were, and the retry succeeds on a fresh connection', async () => {
     const { store } = sqlStore;
-    const created = await store.update(
+    const { next: created } = await store.update(
       'user_k',
       'prod_credits',
       () => ({

@@ -57,12 +57,11 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   // A unit is bought only by payment.succeeded, which always names its offer.
   const facts = eventOffer === undefined ? { paymentUid: event.paymentUid } : factsOf(event, eventOffer);
   // Filled in by the change, which the store may run more than once: the last run is the one committed.
-  const seen: {
-    previous: Entitlement | undefined;
-    offerUid: string | undefined;
-    offerKnown: boolean;
-    tie: boolean;
-  } = { previous: undefined, offerUid: undefined, offerKnown: true, tie: false };
+  const seen: { offerUid: string | undefined; offerKnown: boolean; tie: boolean } = {
+    offerUid: undefined,
+    offerKnown: true,
+    tie: false,
+  };
   // `confirmation` undefined: a same-instant tie is not settled here but reported (seen.tie), and
   // nothing is written; the read that settles it then runs once, only for such a tie.
   const apply = (confirmation: { status?: EntitlementStatus } | undefined) =>
@@ -72,7 +71,6 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
       (current, known) => {
         const offerUid = event.offerUid ?? current?.offerUid;
         const offer = offerUid === undefined ? undefined : offers.get(offerUid);
-        seen.previous = current;
         seen.offerUid = offerUid;
         seen.offerKnown = offer !== undefined;
         seen.tie = false;
@@ -86,19 +84,19 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
       facts,
     );
   const wantsConfirmation = context.confirm !== undefined && event.subscriptionUid !== undefined;
-  let entitlement = await apply(wantsConfirmation ? undefined : {});
+  let update = await apply(wantsConfirmation ? undefined : {});
   let confirmError: unknown;
   if (seen.tie) {
     const confirmation = await confirmTie(event, context);
     confirmError = confirmation.error;
-    entitlement = await apply(confirmation);
+    update = await apply(confirmation);
   }
   if (!seen.offerKnown) return { outcome: 'unknown_offer', offerUid: seen.offerUid };
   return {
     outcome: 'applied',
     accountKey: target.accountKey,
-    previous: seen.previous,
-    entitlement,
+    previous: update.previous,
+    entitlement: update.next,
     ...(confirmError !== undefined ? { confirmError } : {}),
   };
 }

@@ -1,8 +1,7 @@
 import { decide } from '../access/decide.js';
 import type { Offers } from '../offers/define-offers.js';
-import type { Entitlement } from '../schemas/entitlement.js';
 import type { Subscription } from '../schemas/subscription.js';
-import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { EntitlementStore, EntitlementUpdate } from '../store/entitlement-store.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
 export interface ApplySubscriptionReadOptions {
@@ -23,7 +22,7 @@ export interface ApplySubscriptionReadOptions {
  * goes through the same rules as the event the service sends for it, as a read: it holds the
  * status until the events land but never outranks one (an event newer than `observedAt` wins, and
  * the event the read saw takes the record over), so the webhooks end in the state they give alone.
- * Resolves to undefined when no entitlement holds this subscription.
+ * Resolves to what the store did, or undefined when no entitlement holds this subscription.
  *
  * @example
  * const observedAt = new Date();
@@ -33,11 +32,11 @@ export interface ApplySubscriptionReadOptions {
 export async function applySubscriptionRead(
   subscription: Subscription,
   { store, offers, observedAt, now = () => new Date() }: ApplySubscriptionReadOptions,
-): Promise<Entitlement | undefined> {
+): Promise<EntitlementUpdate | undefined> {
   const held = await store.findBySubscriptionUid(subscription.subscriptionUid);
   if (held === undefined) return undefined;
   const offer = offers.get(subscription.offerUid) ?? offers.get(held.offerUid);
-  if (offer === undefined) return held;
+  if (offer === undefined) return { previous: held, next: held, wrote: false };
   const event = subscriptionReadEvent(subscription, observedAt ?? now());
   const key = { accountKey: held.accountKey, productUid: held.productUid };
   return store.update(key.accountKey, key.productUid, (current) =>

@@ -62,7 +62,7 @@ describe('grantFromPayment', () => {
     await handler(signedRequest(paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' })));
     const before = await store.get('user_1', 'prod_credits');
     const result = await handler.grantFromPayment(payment());
-    expect(result).toEqual({ outcome: 'already_applied', entitlement: before });
+    expect(result).toEqual({ outcome: 'already_applied', entitlement: before, previous: before });
     expect(availableUnits(await store.get('user_1', 'prod_credits'))).toBe(1);
   });
 

@@ -39,6 +39,8 @@ export type GrantOutcome = 'granted' | 'already_applied' | 'not_succeeded' | 'un
 export interface GrantResult {
   outcome: GrantOutcome;
   entitlement: Entitlement | undefined;
+  /** The record the grant replaced (for `granted` and `already_applied`); undefined when there was none. */
+  previous?: Entitlement | undefined;
 }
 
 /**
@@ -96,29 +98,27 @@ export async function grantFromPayment(
         metadata: payment.metadata,
       }
     : paymentEvent;
-  const seen: { previous: Entitlement | undefined; alreadyApplied: boolean } = {
-    previous: undefined,
-    alreadyApplied: false,
-  };
-  const entitlement = await store.update(
+  // Set by the change, which the store may run more than once: the last run is the one committed.
+  let alreadyApplied = false;
+  const { previous, next: entitlement } = await store.update(
     accountKey,
     payment.productUid,
     (current, known) => {
-      seen.previous = current;
-      seen.alreadyApplied = known.paymentUid;
+      alreadyApplied = known.paymentUid;
       // A subscription read is news even for a payment already applied; a payment read is not.
-      if (seen.alreadyApplied && subscription === undefined) return undefined;
+      if (alreadyApplied && subscription === undefined) return undefined;
       return decide(event, current, offer, key, { source: subscription ? 'read' : 'untimed_read', known });
     },
     factsOf(paymentEvent, offer),
   );
-  if (seen.alreadyApplied) return { outcome: 'already_applied', entitlement };
-  if (entitlement === undefined) return { outcome: 'already_applied', entitlement };
-  await runAccessListeners(on, accessChange(seen.previous, entitlement, paymentEvent, at), {
+  if (alreadyApplied || entitlement === undefined) {
+    return { outcome: 'already_applied', entitlement, previous };
+  }
+  await runAccessListeners(on, accessChange(previous, entitlement, paymentEvent, at), {
     ...key,
     entitlement,
     event: paymentEvent,
     source: 'payment_read',
   });
-  return { outcome: 'granted', entitlement };
+  return { outcome: 'granted', entitlement, previous };
 }

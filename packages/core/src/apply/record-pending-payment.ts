@@ -1,5 +1,5 @@
 import type { Payment } from '../schemas/payment.js';
-import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { ReconcileStore } from '../store/reconcile-store.js';
 
 /** Statuses after which a payment can still succeed: the return page shows "pending" for them. */
 const STILL_OPEN = new Set<Payment['status']>([
@@ -23,7 +23,7 @@ export function isPaymentOpen(status: Payment['status']): boolean {
  * await recordPendingPayment(kit.store, payment, user.id);
  */
 export async function recordPendingPayment(
-  store: EntitlementStore,
+  store: Partial<Pick<ReconcileStore, 'recordPendingPayment'>>,
   payment: Pick<Payment, 'paymentUid' | 'status' | 'productUid' | 'offerUid'>,
   accountKey: string,
   now: Date = new Date(),

@@ -10,7 +10,7 @@ import { createErrorReporter, type ErrorHook } from '../observability/error-repo
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
 import { reconcile } from '../reconcile/reconcile.js';
-import type { ReconcileRunOptions } from '../reconcile/reconcile-options.js';
+import { type ReconcileRunOptions, requireReconcileStore } from '../reconcile/reconcile-options.js';
 import type { ReconcileReport } from '../reconcile/reconcile-report.js';
 import {
   type Reconciler,
@@ -26,9 +26,13 @@ import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { memoryStore } from '../store/memory-store.js';
+import type { ReconcileStore } from '../store/reconcile-store.js';
 import { createWebhookHandler, type WebhookHandler } from '../webhooks/create-webhook-handler.js';
 
-export interface DcbKitConfig {
+/** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping too. */
+export type DefaultStore = EntitlementStore & ReconcileStore;
+
+export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   /** The API client, or its options (`configFromEnv(process.env).client`). */
   client: DcbClient | CreateClientOptions;
   /** The environment's webhook signing secret, or several while rotating. */
@@ -36,7 +40,7 @@ export interface DcbKitConfig {
   /** Your offers, as in the console: they say what each offer grants and what your pages show. */
   offers: Offers | readonly OfferDefinitionInput[];
   /** Where entitlements live. Default: memoryStore() (per process, lost on restart). */
-  store?: EntitlementStore;
+  store?: Store;
   /** Which events were processed. Default: memoryLedger() (per process). */
   ledger?: EventLedger;
   /**
@@ -72,13 +76,13 @@ export interface DcbKitConfig {
 }
 
 /** Everything a partner app mounts, made from one configuration. */
-export interface DcbKit {
+export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
   readonly client: DcbClient;
   /** The webhook handler: hand it to createExpressWebhook / createKoaWebhook, or call it yourself. */
   readonly webhook: WebhookHandler;
   /** Checkout, return, cancel, resume and the access check (needs `returnUrl`). */
   readonly routes: PartnerRoutes;
-  readonly store: EntitlementStore;
+  readonly store: Store;
   readonly ledger: EventLedger;
   readonly offers: Offers;
   readonly logger: DcbLogger;
@@ -115,7 +119,9 @@ export interface DcbKit {
  * });
  * await kit.checkConnection();
  */
-export function createDcbKit(config: DcbKitConfig): DcbKit {
+export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
+  config: DcbKitConfig<Store>,
+): DcbKit<Store> {
   if (typeof config !== 'object' || config === null)
     throw optionError('createDcbKit', 'config', 'is required.');
   const logger = config.logger ?? consoleLogger;
@@ -124,7 +130,8 @@ export function createDcbKit(config: DcbKitConfig): DcbKit {
     ? config.client
     : createClient({ logger, ...optional({ now: config.now }), ...config.client });
   const offers = isOffers(config.offers) ? config.offers : defineOffers(config.offers);
-  const store = config.store ?? memoryStore();
+  // Without a store the kit's Store type is its default, which memoryStore() is.
+  const store = config.store ?? (memoryStore() as EntitlementStore as Store);
   const ledger = config.ledger ?? memoryLedger();
   const accountKeyField = config.accountKeyField ?? 'accountKey';
   if (typeof accountKeyField !== 'string' || accountKeyField === '') {
@@ -150,8 +157,9 @@ export function createDcbKit(config: DcbKitConfig): DcbKit {
       timeoutMs: config.timeoutMs,
     }),
   });
-  const reconcileWithKit = (options: ReconcileRunOptions = {}) =>
-    reconcile({
+  const reconcileWithKit = (options: ReconcileRunOptions = {}) => {
+    requireReconcileStore(store, 'kit.reconcile');
+    return reconcile({
       ...options,
       client,
       store,
@@ -160,8 +168,9 @@ export function createDcbKit(config: DcbKitConfig): DcbKit {
       logger,
       ...optional({ on: config.on, now: config.now }),
     });
+  };
   let routes: PartnerRoutes | undefined;
-  const kit: DcbKit = {
+  const kit: DcbKit<Store> = {
     client,
     webhook,
     get routes() {
@@ -208,7 +217,10 @@ export function createDcbKit(config: DcbKitConfig): DcbKit {
       }
     },
     reconcile: reconcileWithKit,
-    startReconciler: (options) => startReconciler(reconcileWithKit, store, logger, options),
+    startReconciler(options) {
+      requireReconcileStore(store, 'kit.startReconciler');
+      return startReconciler(reconcileWithKit, store, logger, options);
+    },
   };
   return Object.freeze(kit);
 }

@@ -3,13 +3,14 @@ import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { ReconcileStore } from '../store/reconcile-store.js';
 import type { ReadBudget } from './read-politely.js';
 import type { ReconcileChange } from './reconcile-report.js';
 
 /** What one check needs: shared by every check of a run. */
 export interface CheckContext {
   client: Pick<DcbClient, 'payments' | 'subscriptions'>;
-  store: EntitlementStore;
+  store: EntitlementStore & ReconcileStore;
   offers: Offers;
   accountKey: AccountKeyOption;
   on: Pick<WebhookListeners, 'accessGranted' | 'accessRevoked'>;

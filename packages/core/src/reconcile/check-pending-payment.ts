@@ -2,9 +2,8 @@ import { hasAccess } from '../access/has-access.js';
 import { grantFromPayment } from '../apply/grant-from-payment.js';
 import type { AccessContext } from '../apply/listeners.js';
 import { isPaymentOpen } from '../apply/record-pending-payment.js';
-import type { PendingPayment } from '../store/entitlement-store.js';
+import type { PendingPayment } from '../store/reconcile-store.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
-import { observingStore } from './observing-store.js';
 import { readPolitely } from './read-politely.js';
 import type { ReconcileChange } from './reconcile-report.js';
 
@@ -20,7 +19,7 @@ export async function checkPendingPayment(
   context: CheckContext,
 ): Promise<CheckResult> {
   const { client, store, budget } = context;
-  const forget = () => store.removePendingPayment?.(pending.paymentUid);
+  const forget = () => store.removePendingPayment(pending.paymentUid);
   if ((await store.findByPaymentUid(pending.paymentUid)) !== undefined) {
     await forget();
     return { kind: 'settled' };
@@ -39,10 +38,9 @@ export async function checkPendingPayment(
     await forget();
     return { kind: 'settled' };
   }
-  const observed = observingStore(store);
   let listenerError: unknown;
   const result = await grantFromPayment(payment, {
-    store: observed.store,
+    store,
     offers: context.offers,
     accountKey: context.accountKey,
     now: context.now,
@@ -70,7 +68,7 @@ export async function checkPendingPayment(
     };
   }
   await forget();
-  const before = observed.before();
+  const before = result.previous;
   const after = result.entitlement;
   if (after === undefined || sameRecord(before, after)) return { kind: 'settled' };
   const now = context.now();

@@ -5,7 +5,6 @@ import { runAccessListeners } from '../apply/listeners.js';
 import { subscriptionReadEvent } from '../apply/subscription-read-event.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
-import { observingStore } from './observing-store.js';
 import { readPolitely } from './read-politely.js';
 import type { ReconcileChange } from './reconcile-report.js';
 
@@ -25,11 +24,11 @@ export async function checkSubscription(
   const subscription = await readPolitely(budget, () =>
     client.subscriptions.retrieve(subscriptionUid, budget.signal ? { signal: budget.signal } : undefined),
   );
-  const observed = observingStore(store);
-  const after = await applySubscriptionRead(subscription, { store: observed.store, offers, observedAt });
+  const applied = await applySubscriptionRead(subscription, { store, offers, observedAt });
   const key = { accountKey: entitlement.accountKey, productUid: entitlement.productUid };
-  await store.markReconciled?.(key, observedAt);
-  const before = observed.before() ?? entitlement;
+  await store.markReconciled(key, observedAt);
+  const before = applied?.previous ?? entitlement;
+  const after = applied?.next;
   if (after === undefined || sameRecord(before, after)) return { kind: 'unchanged' };
 
   const now = context.now();

@@ -6,6 +6,7 @@ import type { DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import { missingReconcileMethods, type ReconcileStore } from '../store/reconcile-store.js';
 import type { Sleep } from './rate-limit-gate.js';
 
 const HOUR_MS = 3_600_000;
@@ -41,8 +42,8 @@ export interface ReconcileRunOptions {
 
 export interface ReconcileOptions extends ReconcileRunOptions {
   client: Pick<DcbClient, 'payments' | 'subscriptions'>;
-  /** A store with listDueEntitlements and markReconciled (and the pending payment methods for `pendingPayments`). */
-  store: EntitlementStore;
+  /** The entitlements, and reconciliation's bookkeeping beside them (memoryStore and @dcbkit/store-postgres keep both). */
+  store: EntitlementStore & ReconcileStore;
   offers: Offers | readonly OfferDefinitionInput[];
   /** As the webhook handler's option, so that a pending payment is granted to the same account. */
   accountKey?: AccountKeyOption;
@@ -91,18 +92,17 @@ export function resolveRunOptions(options: ReconcileRunOptions): ResolvedRunOpti
 }
 
 /** The store methods a run needs; reconcile refuses a store without them before reading anything. */
-export function requireReconcileStore(store: EntitlementStore, pendingPayments: boolean): void {
-  const missing = ['listDueEntitlements', 'markReconciled'];
-  if (pendingPayments) missing.push('listPendingPayments', 'removePendingPayment');
-  const lacking = missing.filter(
-    (name) => typeof (store as unknown as Record<string, unknown>)[name] !== 'function',
-  );
+export function requireReconcileStore(
+  store: EntitlementStore,
+  where = 'reconcile',
+): asserts store is EntitlementStore & ReconcileStore {
+  const lacking = missingReconcileMethods(store);
   if (lacking.length > 0) {
     throw optionError(
-      'reconcile',
+      where,
       'store',
-      `lacks ${lacking.join(', ')}: reconciliation needs them to find what to read (see docs/reconcile.md; ` +
-        'memoryStore and @dcbkit/store-postgres have them; pendingPayments: false needs only the first two).',
+      `lacks ${lacking.join(', ')}: reconciliation keeps its bookkeeping beside the entitlements ` +
+        '(the ReconcileStore interface, docs/reconcile.md; memoryStore and @dcbkit/store-postgres have it).',
     );
   }
 }

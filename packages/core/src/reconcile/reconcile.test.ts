@@ -69,7 +69,7 @@ describe('reconcile', () => {
     const { listDueEntitlements: _a, markReconciled: _b, ...plain } = memoryStore();
     const error = await reconcile({
       client: fakeClient(async () => subscriptionRead('x', 'ACTIVE')),
-      store: plain,
+      store: plain as never,
       offers,
     }).catch((e) => e);
     expect(isDcbError(error, 'invalid_option')).toBe(true);

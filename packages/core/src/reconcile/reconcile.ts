@@ -4,7 +4,7 @@ import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
-import type { DueEntitlementsQuery, PendingPayment } from '../store/entitlement-store.js';
+import type { DueEntitlementsQuery, PendingPayment } from '../store/reconcile-store.js';
 import type { CheckContext, CheckResult } from './check-context.js';
 import { checkPendingPayment } from './check-pending-payment.js';
 import { checkSubscription } from './check-subscription.js';
@@ -42,7 +42,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
   }
   if (typeof store?.update !== 'function')
     throw optionError('reconcile', 'store', 'must be an EntitlementStore.');
-  requireReconcileStore(store, run.pendingPayments);
+  requireReconcileStore(store);
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? {};
   const budget: ReadBudget = {
@@ -106,10 +106,14 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     now: startedAt,
     staleBefore: run.maxAgeMs === null ? null : new Date(startedAt.getTime() - run.maxAgeMs),
   };
-  const listDue = store.listDueEntitlements?.bind(store);
-  if (listDue) {
+  {
     const due = pagedSource<Entitlement>(
-      (after) => listDue({ ...query, ...(after ? { after: keyOf(after) } : {}), limit: run.pageSize }),
+      (after) =>
+        store.listDueEntitlements({
+          ...query,
+          ...(after ? { after: keyOf(after) } : {}),
+          limit: run.pageSize,
+        }),
       run.pageSize,
     );
     await runBounded(due, run.concurrency, mayStart, async (entitlement) => {
@@ -120,10 +124,10 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
       );
     });
   }
-  const listPending = store.listPendingPayments?.bind(store);
-  if (run.pendingPayments && listPending && report.stopped === undefined) {
+  if (run.pendingPayments && report.stopped === undefined) {
     const pending = pagedSource<PendingPayment>(
-      (after) => listPending({ ...(after ? { after: after.paymentUid } : {}), limit: run.pageSize }),
+      (after) =>
+        store.listPendingPayments({ ...(after ? { after: after.paymentUid } : {}), limit: run.pageSize }),
       run.pageSize,
     );
     await runBounded(pending, run.concurrency, mayStart, async (payment) => {

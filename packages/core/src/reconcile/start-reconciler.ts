@@ -1,6 +1,6 @@
 import { optionError } from '../errors/option-error.js';
 import type { DcbLogger } from '../observability/logger.js';
-import type { EntitlementStore, ReleaseLock } from '../store/entitlement-store.js';
+import type { ReconcileStore, ReleaseLock } from '../store/reconcile-store.js';
 import type { ReconcileRunOptions } from './reconcile-options.js';
 import type { ReconcileReport } from './reconcile-report.js';
 
@@ -21,8 +21,6 @@ export interface Reconciler {
   stop(): Promise<void>;
 }
 
-const NO_LOCK: ReleaseLock = async () => {};
-
 /**
  * Runs `runOnce` every `everyMs` under the store's lock (`tryLock`), so that of several instances
  * sharing a database one reads at a time; the others skip that turn. A failed run is logged and
@@ -30,7 +28,7 @@ const NO_LOCK: ReleaseLock = async () => {};
  */
 export function startReconciler(
   runOnce: (options: ReconcileRunOptions) => Promise<ReconcileReport>,
-  store: EntitlementStore,
+  store: Pick<ReconcileStore, 'tryLock'>,
   logger: DcbLogger,
   options: StartReconcilerOptions,
 ): Reconciler {
@@ -40,12 +38,6 @@ export function startReconciler(
       'startReconciler',
       'everyMs',
       `must be a whole number of milliseconds >= 1, got ${String(everyMs)}.`,
-    );
-  }
-  if (store.tryLock === undefined) {
-    logger.warn?.(
-      {},
-      'dcbkit: the store has no tryLock: with several instances, each runs its own reconciliation (the result is the same, the reads are not).',
     );
   }
   const controller = new AbortController();
@@ -66,7 +58,7 @@ export function startReconciler(
   const turn = async () => {
     let release: ReleaseLock | undefined;
     try {
-      release = store.tryLock ? await store.tryLock(RECONCILE_LOCK) : NO_LOCK;
+      release = await store.tryLock(RECONCILE_LOCK);
       if (release === undefined) {
         logger.debug?.({}, 'dcbkit: reconciliation skipped: another instance is running it');
         return;

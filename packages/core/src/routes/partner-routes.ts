@@ -14,6 +14,7 @@ import type { Entitlement } from '../schemas/entitlement.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { ReconcileStore } from '../store/reconcile-store.js';
 import { checkoutIdempotencyKey, isCheckoutNonce } from './checkout-nonce.js';
 import { createFormToken, verifyFormToken } from './form-token.js';
 import { fromClientError, isMisconfiguration } from './from-client-error.js';
@@ -23,7 +24,8 @@ import { assertSameOrigin, type RequestOrigin } from './same-origin.js';
 
 export interface PartnerRoutesOptions {
   client: DcbClient;
-  store: EntitlementStore;
+  /** The entitlements; when it keeps reconciliation's bookkeeping too, pending payments are remembered for it. */
+  store: EntitlementStore & Partial<ReconcileStore>;
   offers: Offers;
   /** Grants from a server-side payment read: the webhook handler's `grantFromPayment`. */
   grantFromPayment: (payment: Payment) => Promise<GrantResult>;
@@ -252,7 +254,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     } catch (error) {
       translate(error, action, 'No such subscription.');
     }
-    const entitlement = await applySubscriptionRead(subscription, { store, offers, now, observedAt });
+    const entitlement = (await applySubscriptionRead(subscription, { store, offers, now, observedAt }))?.next;
     return {
       type: 'view',
       status: 200,

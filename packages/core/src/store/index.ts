@@ -1,9 +1,37 @@
+// '@dcbkit/core/store': what a store author needs. The contracts (EntitlementStore, ReconcileStore,
+// EventLedger), the pure rules a store may run inside its transaction (decide and its facts, the
+// reconcile deadline a SQL store indexes), and the conformance suites that prove a store keeps them.
+
+export { decide, factsOf } from '../access/decide.js';
+export { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from '../access/facts.js';
+export {
+  type DueCheck,
+  type DueReason,
+  dueReason,
+  isLiveSubscription,
+  lastHeardAt,
+  reconcileDeadline,
+} from '../access/reconcile-deadline.js';
+export { eventKey } from '../ledger/event-key.js';
+export type { ClaimResult, EventLedger } from '../ledger/event-ledger.js';
+export type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
 export { ledgerChecks, runLedgerConformance } from './conformance/ledger-conformance.js';
+export { reconcileChecks, runReconcileConformance } from './conformance/reconcile-conformance.js';
+export { runStoreConformance, storeChecks } from './conformance/store-conformance.js';
+export type {
+  ConformanceCheck,
+  ConformanceOptions,
+  DescribeFunction,
+  ItFunction,
+  TestRunner,
+} from './conformance/test-runner.js';
+export type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './entitlement-store.js';
 export {
-  type ConformanceCheck,
-  type ConformanceOptions,
-  runStoreConformance,
-  storeChecks,
-} from './conformance/store-conformance.js';
-export type { DescribeFunction, ItFunction, TestRunner } from './conformance/test-runner.js';
+  type DueEntitlementsQuery,
+  isReconcileStore,
+  type PendingPayment,
+  type PendingPaymentsQuery,
+  type ReconcileStore,
+  type ReleaseLock,
+} from './reconcile-store.js';

@@ -1,8 +1,9 @@
-import { exampleEntitlement, runStoreConformance } from '@dcbkit/core/store';
+import { exampleEntitlement, runReconcileConformance, runStoreConformance } from '@dcbkit/core/store';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from './memory-store.js';
 
 runStoreConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
+runReconcileConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
 
 describe('memoryStore', () => {
   it('refuses a change that returns the entitlement of another key, writing nothing', async () => {

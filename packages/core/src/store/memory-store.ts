@@ -2,7 +2,8 @@ import { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from '../acces
 import { dueReason } from '../access/reconcile-deadline.js';
 import { optionError } from '../errors/option-error.js';
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
-import type { EntitlementChange, EntitlementStore, PendingPayment } from './entitlement-store.js';
+import type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './entitlement-store.js';
+import type { PendingPayment, ReconcileStore } from './reconcile-store.js';
 
 /** Where one entitlement lives; the indexes point at slots, so a write replaces one reference. */
 interface Slot {
@@ -39,7 +40,7 @@ function keyText(key: EntitlementKey): string {
  * const store = memoryStore();
  * const handler = createWebhookHandler({ secrets, store, ledger: memoryLedger(), offers });
  */
-export function memoryStore(): EntitlementStore {
+export function memoryStore(): EntitlementStore & ReconcileStore {
   // An account holds a few products: a small array per account is cheaper than a Map.
   const accounts = new Map<string, Slot[]>();
   const bySubscription = new Map<string, Slot>();
@@ -75,15 +76,25 @@ export function memoryStore(): EntitlementStore {
     return paymentUid || unitOrderId ? { paymentUid, unitOrderId } : NO_KNOWN_FACTS;
   }
 
-  /** Records the facts; `paymentOwner` is whom the payment was recorded for before (it stays theirs). */
-  function record(slot: Slot, facts: EntitlementFacts | undefined, paymentOwner: Slot | undefined): void {
-    if (facts === undefined) return;
+  /**
+   * Records the facts; `paymentOwner` is whom the payment was recorded for before (it stays theirs).
+   * True when one was new.
+   */
+  function record(slot: Slot, facts: EntitlementFacts | undefined, paymentOwner: Slot | undefined): boolean {
+    if (facts === undefined) return false;
     const { paymentUid, unitOrderId } = facts;
-    if (paymentUid !== undefined && paymentOwner === undefined) byPayment.set(paymentUid, slot);
+    let added = false;
+    if (paymentUid !== undefined && paymentOwner === undefined) {
+      byPayment.set(paymentUid, slot);
+      added = true;
+    }
     if (unitOrderId !== undefined) {
       if (slot.unitOrderIds === undefined) slot.unitOrderIds = new Set([unitOrderId]);
+      else if (slot.unitOrderIds.has(unitOrderId)) return added;
       else slot.unitOrderIds.add(unitOrderId);
+      added = true;
     }
+    return added;
   }
 
   function indexSubscription(slot: Slot, previous: Entitlement | undefined): void {
@@ -103,16 +114,16 @@ export function memoryStore(): EntitlementStore {
       productUid: string,
       change: EntitlementChange,
       facts?: EntitlementFacts,
-    ) {
+    ): Promise<EntitlementUpdate> {
       const slot = slotOf(accountKey, productUid);
       const current = slot?.entitlement;
       // Looked up once: it answers both `known` and whether the write records the payment.
       const paymentOwner = facts?.paymentUid === undefined ? undefined : byPayment.get(facts.paymentUid);
       const next = change(current, knownFacts(slot, facts, paymentOwner));
-      if (next === undefined) return current;
+      if (next === undefined) return { previous: current, next: current, wrote: false };
       if (next === current) {
-        if (slot !== undefined) record(slot, facts, paymentOwner);
-        return current;
+        const wrote = slot !== undefined && record(slot, facts, paymentOwner);
+        return { previous: current, next: current, wrote };
       }
       if (next.accountKey !== accountKey || next.productUid !== productUid) {
         throw optionError(
@@ -125,7 +136,7 @@ export function memoryStore(): EntitlementStore {
       written.entitlement = next;
       indexSubscription(written, current);
       record(written, facts, paymentOwner);
-      return next;
+      return { previous: current, next, wrote: true };
     },
     async listByAccount(accountKey) {
       const products = accounts.get(accountKey);

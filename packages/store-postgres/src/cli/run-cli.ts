@@ -57,7 +57,7 @@ export async function runStoreCli(
     }
     const offers = defineOffers(JSON.parse(await readFile(offersFile, 'utf8')));
     const client = createClient(configFromEnv(env).client);
-    const release = await sqlStore.store.tryLock?.(RECONCILE_LOCK);
+    const release = await sqlStore.store.tryLock(RECONCILE_LOCK);
     if (release === undefined) {
       print('dcbkit-store reconcile: another instance is reconciling; nothing done.');
       return 1;

@@ -1,20 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { EntitlementStore, PendingPayment, ReleaseLock } from '@dcbkit/core';
+import type { Entitlement, PendingPayment, ReconcileStore, ReleaseLock } from '@dcbkit/core/store';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
 import type { StoreStatements } from './store-statements.js';
-
-type ReconcileMethods = Required<
-  Pick<
-    EntitlementStore,
-    | 'listDueEntitlements'
-    | 'markReconciled'
-    | 'recordPendingPayment'
-    | 'listPendingPayments'
-    | 'removePendingPayment'
-    | 'tryLock'
-  >
->;
 
 interface PendingRow {
   payment_uid: string;
@@ -24,16 +12,16 @@ interface PendingRow {
   recorded_at: Date | string;
 }
 
-/** The optional EntitlementStore methods reconciliation uses (core's docs/reconcile.md). */
+/** Reconciliation's bookkeeping beside the entitlements (core's ReconcileStore, docs/reconcile.md). */
 export function reconcileMethods(
   executor: SqlExecutor,
   sql: StoreStatements,
   names: TableNames,
-): ReconcileMethods {
+): ReconcileStore {
   const processLocks = new Set<string>();
   return {
     async listDueEntitlements({ now, staleBefore, after, limit }) {
-      const { rows } = await executor.query<{ data: import('@dcbkit/core').Entitlement }>(sql.due, [
+      const { rows } = await executor.query<{ data: Entitlement }>(sql.due, [
         now.toISOString(),
         staleBefore?.toISOString() ?? null,
         after?.accountKey ?? '',

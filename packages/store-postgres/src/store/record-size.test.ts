@@ -16,10 +16,11 @@ const blank = noCredits('user_size');
 const buyUnit = buyUnitOf(blank);
 
 async function purchase(sqlStore: SqlStore, n: number): Promise<Entitlement | undefined> {
-  return sqlStore.store.update(blank.accountKey, blank.productUid, buyUnit, {
+  const { next } = await sqlStore.store.update(blank.accountKey, blank.productUid, buyUnit, {
     paymentUid: `pay_size_${n}`,
     unitOrderId: `ord_size_${n}`,
   });
+  return next;
 }
 
 async function recordBytes(sqlStore: SqlStore): Promise<number> {

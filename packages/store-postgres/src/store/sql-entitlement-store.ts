@@ -3,9 +3,11 @@ import {
   type EntitlementChange,
   type EntitlementFacts,
   type EntitlementStore,
+  type EntitlementUpdate,
   isLiveSubscription,
+  type ReconcileStore,
   reconcileDeadline,
-} from '@dcbkit/core';
+} from '@dcbkit/core/store';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
 import {
@@ -38,8 +40,8 @@ interface VersionedRow extends KnownRow {
 }
 
 type Decision =
-  | { write: false; result: Entitlement | undefined }
-  | { write: true; next: Entitlement; params: unknown[] };
+  | { write: false; result: EntitlementUpdate }
+  | { write: true; result: EntitlementUpdate; params: unknown[] };
 
 /** Runs the change and says what to write: the parameters shared by every write statement. */
 function decide(
@@ -50,11 +52,12 @@ function decide(
   change: EntitlementChange,
 ): Decision {
   const next = change(current, held.known);
-  if (next === undefined) return { write: false, result: current };
+  const unchanged = { previous: current, next: current, wrote: false };
+  if (next === undefined) return { write: false, result: unchanged };
   // The record unchanged still needs a write when there is a fact to record: facts go with one.
   const [paymentUid, unitOrderId] = held.toRecord;
   if (next === current && paymentUid === null && unitOrderId === null)
-    return { write: false, result: current };
+    return { write: false, result: unchanged };
   if (next.accountKey !== accountKey || next.productUid !== productUid) {
     throw new TypeError(
       `postgres store update(${accountKey}, ${productUid}): the change returned the entitlement of ${next.accountKey}, ${next.productUid}.`,
@@ -62,7 +65,7 @@ function decide(
   }
   return {
     write: true,
-    next,
+    result: { previous: current, next, wrote: true },
     params: [
       accountKey,
       productUid,
@@ -90,7 +93,7 @@ async function tryOptimistic(
   productUid: string,
   change: EntitlementChange,
   facts: EntitlementFacts,
-): Promise<{ done: true; result: Entitlement | undefined } | { done: false }> {
+): Promise<{ done: true; result: EntitlementUpdate } | { done: false }> {
   const { rows } = await executor.query<VersionedRow>(sql.getVersioned, [
     accountKey,
     productUid,
@@ -104,7 +107,7 @@ async function tryOptimistic(
     current === undefined
       ? await executor.query(sql.insert, decision.params)
       : await executor.query(sql.updateIfUnchanged, [...decision.params, row?.version]);
-  return written.rows.length === 1 ? { done: true, result: decision.next } : { done: false };
+  return written.rows.length === 1 ? { done: true, result: decision.result } : { done: false };
 }
 
 /** Which facts the store holds, read by a statement of its own (see the statements' `known`). */
@@ -133,7 +136,7 @@ export async function updateInTransaction(
   productUid: string,
   change: EntitlementChange,
   facts: EntitlementFacts = {},
-): Promise<Entitlement | undefined> {
+): Promise<EntitlementUpdate> {
   for (let race = 0; race < MAX_CREATE_RACES; race++) {
     const { rows } = await tx.query<DataRow>(sql.lock, [accountKey, productUid]);
     const current = rows[0]?.data;
@@ -142,10 +145,10 @@ export async function updateInTransaction(
     if (!decision.write) return decision.result;
     if (current !== undefined) {
       await tx.query(sql.updateLocked, decision.params);
-      return decision.next;
+      return decision.result;
     }
     const inserted = await tx.query(sql.insert, decision.params);
-    if (inserted.rows.length === 1) return decision.next;
+    if (inserted.rows.length === 1) return decision.result;
     // Another transaction created it first (the insert waited for it to commit): lock that row, decide again.
   }
   throw new Error(
@@ -160,7 +163,10 @@ export async function updateInTransaction(
  * run more than once, as the interface allows. Records are read back as fresh objects, so one
  * already returned never changes.
  */
-export function sqlEntitlementStore(executor: SqlExecutor, names: TableNames): EntitlementStore {
+export function sqlEntitlementStore(
+  executor: SqlExecutor,
+  names: TableNames,
+): EntitlementStore & ReconcileStore {
   const sql = storeStatements(names);
   const first = async (text: string, params: unknown[]) =>
     (await executor.query<DataRow>(text, params)).rows[0]?.data;

@@ -37,10 +37,22 @@ function leakyStore(): EntitlementStore {
       const key = `${accountKey}/${productUid}`;
       const live = records.get(key);
       const next = change(live && { ...live }, { paymentUid: false, unitOrderId: false });
-      if (next === undefined) return live;
+      if (next === undefined) return { previous: live, next: live, wrote: false };
       if (live) Object.assign(live, next);
       else records.set(key, { ...next });
-      return records.get(key);
+      return { previous: undefined, next: records.get(key), wrote: true };
+    },
+  };
+}
+
+/** Writes right, but says it always wrote and never what it replaced. */
+function carelessReporter(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      const { next } = await inner.update(accountKey, productUid, change, facts);
+      return { previous: undefined, next, wrote: true };
     },
   };
 }
@@ -109,6 +121,15 @@ describe('the conformance suites', () => {
     await expect(dedupe.run(forgetfulStore())).rejects.toThrow();
     await expect(writesNothing.run(eagerStore())).rejects.toThrow();
     await expect(writesNothing.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that misreports what an update replaced or whether it wrote', async () => {
+    const replaced = check(storeChecks, 'resolves to it, what it stored');
+    const declined = check(storeChecks, 'returns undefined writes nothing');
+    await expect(replaced.run(carelessReporter())).rejects.toThrow();
+    await expect(declined.run(carelessReporter())).rejects.toThrow();
+    await expect(replaced.run(memoryStore())).resolves.toBeUndefined();
+    await expect(declined.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it('catch a store that hands out live records', async () => {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import type { EventLedger } from '../../ledger/event-ledger.js';
 import { uniqueId } from './example-entitlement.js';
-import type { ConformanceCheck, ConformanceOptions } from './store-conformance.js';
-import { testRunnerOf } from './test-runner.js';
+import { type ConformanceCheck, type ConformanceOptions, runChecks, testRunnerOf } from './test-runner.js';
 
 const CONCURRENT_CLAIMS = 20;
 
@@ -79,17 +78,5 @@ export function runLedgerConformance(
   factory: () => EventLedger | Promise<EventLedger>,
   options: ConformanceOptions<EventLedger> = {},
 ): void {
-  const { describe, it } = testRunnerOf('runLedgerConformance', options);
-  describe(`EventLedger conformance${options.name ? `: ${options.name}` : ''}`, () => {
-    for (const check of ledgerChecks) {
-      it(check.name, async () => {
-        const ledger = await factory();
-        try {
-          await check.run(ledger);
-        } finally {
-          await options.teardown?.(ledger);
-        }
-      });
-    }
-  });
+  runChecks('runLedgerConformance', 'EventLedger conformance', ledgerChecks, factory, options);
 }

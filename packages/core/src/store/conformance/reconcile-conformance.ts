@@ -1,23 +1,20 @@
 import assert from 'node:assert/strict';
 import { dueReason } from '../../access/reconcile-deadline.js';
 import type { Entitlement, EntitlementKey } from '../../schemas/entitlement.js';
-import type { DueEntitlementsQuery, EntitlementStore } from '../entitlement-store.js';
+import type { EntitlementStore } from '../entitlement-store.js';
+import type { DueEntitlementsQuery, ReconcileStore } from '../reconcile-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+import { type ConformanceCheck, type ConformanceOptions, runChecks } from './test-runner.js';
 
-// The optional reconciliation methods of EntitlementStore. A store without a method passes its
-// checks: reconcile itself refuses such a store with a clear error.
-
-interface Check {
-  name: string;
-  run: (store: EntitlementStore) => Promise<void>;
-}
+/** A store that keeps reconciliation's bookkeeping beside the entitlements, as both built-in stores do. */
+type ReconcilingStore = EntitlementStore & ReconcileStore;
 
 const NOW = new Date('2030-06-01T00:00:00.000Z');
 const at = (days: number) => new Date(NOW.getTime() + days * 86_400_000).toISOString();
 
 /** Every due entitlement of the accounts under `prefix`, paging `limit` at a time from the prefix on. */
 async function dueUnder(
-  store: EntitlementStore,
+  store: ReconcilingStore,
   prefix: string,
   query: Omit<DueEntitlementsQuery, 'limit' | 'after'>,
   limit = 2,
@@ -25,7 +22,7 @@ async function dueUnder(
   const found: string[] = [];
   let after: EntitlementKey = { accountKey: prefix, productUid: '' };
   for (;;) {
-    const page = (await store.listDueEntitlements?.({ ...query, after, limit })) ?? [];
+    const page = await store.listDueEntitlements({ ...query, after, limit });
     assert.ok(page.length <= limit, 'a page holds at most limit entitlements');
     for (const entitlement of page) {
       if (!entitlement.accountKey.startsWith(prefix)) return found;
@@ -73,7 +70,7 @@ function cases(prefix: string): Entitlement[] {
   ];
 }
 
-async function write(store: EntitlementStore, entitlements: Entitlement[]): Promise<void> {
+async function write(store: ReconcilingStore, entitlements: Entitlement[]): Promise<void> {
   for (const entitlement of entitlements) {
     await store.update(entitlement.accountKey, entitlement.productUid, () => entitlement);
   }
@@ -90,11 +87,11 @@ function expectedDue(
     .sort();
 }
 
-export const reconcileChecks: readonly Check[] = [
+/** What every ReconcileStore must do; runReconcileConformance runs each as a test. */
+export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
   {
     name: 'listDueEntitlements answers what dueReason says, in key order, page by page',
     async run(store) {
-      if (store.listDueEntitlements === undefined) return;
       const prefix = uniqueId('due');
       const entitlements = cases(prefix);
       await write(store, entitlements);
@@ -114,7 +111,6 @@ export const reconcileChecks: readonly Check[] = [
   {
     name: 'markReconciled makes an entitlement not due until its next date passes; updates keep it',
     async run(store) {
-      if (store.listDueEntitlements === undefined || store.markReconciled === undefined) return;
       const prefix = uniqueId('marked');
       const [ended] = cases(prefix);
       if (ended === undefined) throw new Error('no case');
@@ -149,12 +145,10 @@ export const reconcileChecks: readonly Check[] = [
   {
     name: 'pending payments: recorded once, listed in paymentUid order by page, removed',
     async run(store) {
-      const { recordPendingPayment, listPendingPayments, removePendingPayment } = store;
-      if (!recordPendingPayment || !listPendingPayments || !removePendingPayment) return;
       const prefix = uniqueId('pay');
       const uids = ['c', 'a', 'b'].map((suffix) => `${prefix}_${suffix}`);
       for (const paymentUid of uids) {
-        await recordPendingPayment.call(store, {
+        await store.recordPendingPayment({
           paymentUid,
           accountKey: 'acct_1',
           productUid: 'prod_a',
@@ -162,7 +156,7 @@ export const reconcileChecks: readonly Check[] = [
           recordedAt: '2030-01-01T00:00:00.000Z',
         });
       }
-      await recordPendingPayment.call(store, {
+      await store.recordPendingPayment({
         paymentUid: `${prefix}_a`,
         accountKey: 'acct_2',
         productUid: 'prod_b',
@@ -170,7 +164,7 @@ export const reconcileChecks: readonly Check[] = [
         recordedAt: '2030-02-01T00:00:00.000Z',
       });
       const mine = async () => {
-        const page = await listPendingPayments.call(store, { after: prefix, limit: 1000 });
+        const page = await store.listPendingPayments({ after: prefix, limit: 1000 });
         return page.filter((payment) => payment.paymentUid.startsWith(prefix));
       };
       const listed = await mine();
@@ -185,13 +179,13 @@ export const reconcileChecks: readonly Check[] = [
         offerUid: 'off_a',
         recordedAt: '2030-01-01T00:00:00.000Z',
       });
-      const firstPage = await listPendingPayments.call(store, { after: prefix, limit: 2 });
+      const firstPage = await store.listPendingPayments({ after: prefix, limit: 2 });
       assert.deepEqual(
         firstPage.map((payment) => payment.paymentUid),
         [`${prefix}_a`, `${prefix}_b`],
       );
-      await removePendingPayment.call(store, `${prefix}_b`);
-      await removePendingPayment.call(store, `${prefix}_unknown`);
+      await store.removePendingPayment(`${prefix}_b`);
+      await store.removePendingPayment(`${prefix}_unknown`);
       assert.deepEqual(
         (await mine()).map((payment) => payment.paymentUid),
         [`${prefix}_a`, `${prefix}_c`],
@@ -201,7 +195,6 @@ export const reconcileChecks: readonly Check[] = [
   {
     name: 'tryLock grants a lock to one holder at a time, and again once released',
     async run(store) {
-      if (store.tryLock === undefined) return;
       const name = uniqueId('lock');
       const release = await store.tryLock(name);
       assert.ok(release, 'the first holder gets the lock');
@@ -217,3 +210,20 @@ export const reconcileChecks: readonly Check[] = [
     },
   },
 ];
+
+/**
+ * The conformance suite of reconciliation's bookkeeping (ReconcileStore), for a store that keeps
+ * it beside its entitlements: the due listing agrees with core's `dueReason` page by page, marks
+ * survive updates, pending payments, the lock. Run it beside runStoreConformance.
+ *
+ * @example
+ * import { describe, it } from 'node:test'; // or 'vitest'
+ * import { runReconcileConformance } from '@dcbkit/core/store';
+ * runReconcileConformance(() => myStore(pool), { name: 'myStore', describe, it });
+ */
+export function runReconcileConformance(
+  factory: () => ReconcilingStore | Promise<ReconcilingStore>,
+  options: ConformanceOptions<ReconcilingStore> = {},
+): void {
+  runChecks('runReconcileConformance', 'ReconcileStore conformance', reconcileChecks, factory, options);
+}

@@ -3,20 +3,7 @@ import type { EntitlementFacts, KnownFacts } from '../../access/facts.js';
 import { type Entitlement, entitlementSchema } from '../../schemas/entitlement.js';
 import type { EntitlementChange, EntitlementStore } from '../entitlement-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
-import { reconcileChecks } from './reconcile-conformance.js';
-import { same, type TestRunner, testRunnerOf } from './test-runner.js';
-
-export interface ConformanceCheck<Subject> {
-  name: string;
-  run: (subject: Subject) => Promise<void>;
-}
-
-export interface ConformanceOptions<Subject> extends Partial<TestRunner> {
-  /** Shown in the suite's title, e.g. 'postgresStore'. */
-  name?: string;
-  /** Runs after each check, e.g. to close a pool. */
-  teardown?: (subject: Subject) => unknown;
-}
+import { type ConformanceCheck, type ConformanceOptions, runChecks, same } from './test-runner.js';
 
 const CONCURRENT_WRITERS = 50;
 
@@ -74,7 +61,9 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       const created = entitlementOf(accountKey, 'prod_a');
       const paymentUid = uniqueId('pay');
       const stored = await store.update(accountKey, 'prod_a', () => created, { paymentUid });
-      same(stored, created, 'update resolves to the stored record');
+      same(stored.next, created, 'update resolves to the stored record');
+      assert.equal(stored.previous, undefined, 'there was no record before');
+      assert.equal(stored.wrote, true, 'it wrote');
       same(await store.get(accountKey, 'prod_a'), created, 'get');
       same(
         await store.findBySubscriptionUid(created.subscriptionUid ?? ''),
@@ -116,7 +105,7 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
     },
   },
   {
-    name: 'update hands the change the committed record and resolves to what it stored',
+    name: 'update hands the change the committed record and resolves to it, what it stored, and that it wrote',
     async run(store) {
       const accountKey = uniqueId('acct');
       const first = entitlementOf(accountKey, 'prod_a');
@@ -132,7 +121,9 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       });
       assert.equal(seen.at(0), undefined, 'the first change sees no record');
       same(seen.at(-1), first, 'the second change sees the committed record');
-      same(result, second, 'update resolves to what it stored');
+      same(result.next, second, 'update resolves to what it stored');
+      same(result.previous, first, 'update resolves to the record it replaced');
+      assert.equal(result.wrote, true, 'it wrote');
       same(await store.get(accountKey, 'prod_a'), second, 'get after update');
     },
   },
@@ -140,11 +131,18 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
     name: 'a change that returns undefined writes nothing',
     async run(store) {
       const accountKey = uniqueId('acct');
-      assert.equal(await store.update(accountKey, 'prod_a', () => undefined), undefined);
+      assert.deepEqual(await store.update(accountKey, 'prod_a', () => undefined), {
+        previous: undefined,
+        next: undefined,
+        wrote: false,
+      });
       assert.equal(await store.get(accountKey, 'prod_a'), undefined);
       const created = entitlementOf(accountKey, 'prod_a');
       await store.update(accountKey, 'prod_a', () => created);
-      same(await store.update(accountKey, 'prod_a', () => undefined), created, 'update with no change');
+      const declined = await store.update(accountKey, 'prod_a', () => undefined);
+      same(declined.next, created, 'update with no change');
+      same(declined.previous, created, 'update with no change: previous');
+      assert.equal(declined.wrote, false, 'update with no change writes nothing');
       same(await store.get(accountKey, 'prod_a'), created, 'get after an update with no change');
     },
   },
@@ -245,7 +243,11 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       const created = entitlementOf(accountKey, 'prod_a');
       await store.update(accountKey, 'prod_a', () => created);
       const facts: EntitlementFacts = { paymentUid: uniqueId('pay'), unitOrderId: uniqueId('ord') };
-      same(await store.update(accountKey, 'prod_a', (current) => current, facts), created, 'update');
+      const recorded = await store.update(accountKey, 'prod_a', (current) => current, facts);
+      same(recorded.next, created, 'update');
+      assert.equal(recorded.wrote, true, 'new facts are a write');
+      const again = await store.update(accountKey, 'prod_a', (current) => current, facts);
+      assert.equal(again.wrote, false, 'facts already held and the same record: nothing written');
       const told: KnownFacts[] = [];
       await store.update(
         accountKey,
@@ -335,15 +337,13 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
     async run(store) {
       const accountKey = uniqueId('acct');
       const created = entitlementOf(accountKey, 'prod_a');
-      const returned = await store.update(accountKey, 'prod_a', () => created);
+      const { next: returned } = await store.update(accountKey, 'prod_a', () => created);
       const read = await store.get(accountKey, 'prod_a');
       await store.update(accountKey, 'prod_a', (current) => current && { ...current, status: 'REVOKED' });
       assert.equal(returned?.status, 'ACTIVE', 'the record update returned changed');
       assert.equal(read?.status, 'ACTIVE', 'the record get returned changed');
     },
   },
-  // The optional methods reconciliation uses, checked when the store has them.
-  ...reconcileChecks,
 ];
 
 /**
@@ -363,17 +363,5 @@ export function runStoreConformance(
   factory: () => EntitlementStore | Promise<EntitlementStore>,
   options: ConformanceOptions<EntitlementStore> = {},
 ): void {
-  const { describe, it } = testRunnerOf('runStoreConformance', options);
-  describe(`EntitlementStore conformance${options.name ? `: ${options.name}` : ''}`, () => {
-    for (const check of storeChecks) {
-      it(check.name, async () => {
-        const store = await factory();
-        try {
-          await check.run(store);
-        } finally {
-          await options.teardown?.(store);
-        }
-      });
-    }
-  });
+  runChecks('runStoreConformance', 'EntitlementStore conformance', storeChecks, factory, options);
 }

@@ -36,3 +36,38 @@ export function same(actual: unknown, expected: unknown, what: string): void {
   assert.notEqual(actual, undefined, `${what}: expected a record, got undefined`);
   assert.deepStrictEqual(JSON.parse(JSON.stringify(actual)), JSON.parse(JSON.stringify(expected)), what);
 }
+
+export interface ConformanceCheck<Subject> {
+  name: string;
+  run: (subject: Subject) => Promise<void>;
+}
+
+export interface ConformanceOptions<Subject> extends Partial<TestRunner> {
+  /** Shown in the suite's title, e.g. 'postgresStore'. */
+  name?: string;
+  /** Runs after each check, e.g. to close a pool. */
+  teardown?: (subject: Subject) => unknown;
+}
+
+/** Registers one test per check, each on a fresh subject from `factory`, torn down after it. */
+export function runChecks<Subject>(
+  where: string,
+  title: string,
+  checks: readonly ConformanceCheck<Subject>[],
+  factory: () => Subject | Promise<Subject>,
+  options: ConformanceOptions<Subject>,
+): void {
+  const { describe, it } = testRunnerOf(where, options);
+  describe(`${title}${options.name ? `: ${options.name}` : ''}`, () => {
+    for (const check of checks) {
+      it(check.name, async () => {
+        const subject = await factory();
+        try {
+          await check.run(subject);
+        } finally {
+          await options.teardown?.(subject);
+        }
+      });
+    }
+  });
+}

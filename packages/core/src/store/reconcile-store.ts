@@ -1,0 +1,77 @@
+import type { DueCheck } from '../access/reconcile-deadline.js';
+import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
+
+/**
+ * The bookkeeping reconciliation keeps beside the entitlements (docs/reconcile.md): which are due
+ * for a read, when a read last confirmed one, the payments a return page left pending, and a lock
+ * so that one instance at a time reconciles. A store that implements it beside EntitlementStore
+ * can be reconciled; check it with `runReconcileConformance` from `@dcbkit/core/store`.
+ */
+export interface ReconcileStore {
+  /**
+   * The entitlements `reconcile` should confirm with a read: exactly those for which core's pure
+   * `dueReason(entitlement, reconciledAt, query)` says a reason, in (accountKey, productUid) order
+   * (JavaScript's string order, `COLLATE "C"` in SQL), after `query.after`, at most `query.limit`.
+   */
+  listDueEntitlements(query: DueEntitlementsQuery): Promise<Entitlement[]>;
+  /** Remembers that a reconciliation read confirmed this entitlement at `at` (see dueReason's `reconciledAt`). */
+  markReconciled(key: EntitlementKey, at: Date): Promise<void>;
+  /** Remembers a payment a return page found still pending (idempotent: a second call keeps the first record). */
+  recordPendingPayment(payment: PendingPayment): Promise<void>;
+  /** The pending payments, in paymentUid order, after `query.after`, at most `query.limit`. */
+  listPendingPayments(query: PendingPaymentsQuery): Promise<PendingPayment[]>;
+  /** Forgets a pending payment (settled, or given up); nothing happens when it is unknown. */
+  removePendingPayment(paymentUid: string): Promise<void>;
+  /**
+   * Takes the lock `name` if no one holds it (across instances sharing the store): resolves to the
+   * function that releases it, or undefined when another holder has it. Never waits.
+   */
+  tryLock(name: string): Promise<ReleaseLock | undefined>;
+}
+
+const RECONCILE_METHODS = [
+  'listDueEntitlements',
+  'markReconciled',
+  'recordPendingPayment',
+  'listPendingPayments',
+  'removePendingPayment',
+  'tryLock',
+] as const satisfies readonly (keyof ReconcileStore)[];
+
+/** The ReconcileStore methods the object lacks (none: it can be reconciled). */
+export function missingReconcileMethods(store: object): string[] {
+  return RECONCILE_METHODS.filter(
+    (method) => typeof (store as Record<string, unknown>)[method] !== 'function',
+  );
+}
+
+/** True when the store keeps reconciliation's bookkeeping too (both built-in stores do). */
+export function isReconcileStore<S extends object>(store: S): store is S & ReconcileStore {
+  return missingReconcileMethods(store).length === 0;
+}
+
+/** What listDueEntitlements is asked (see dueReason for what due means). */
+export interface DueEntitlementsQuery extends DueCheck {
+  /** The key of the last entitlement of the previous page. */
+  after?: EntitlementKey;
+  limit: number;
+}
+
+/** A payment a return page left pending: reconciliation reads it until it settles. */
+export interface PendingPayment {
+  readonly paymentUid: string;
+  readonly accountKey: string;
+  readonly productUid: string;
+  readonly offerUid: string;
+  /** When the return page recorded it (ISO 8601). */
+  readonly recordedAt: string;
+}
+
+export interface PendingPaymentsQuery {
+  /** The paymentUid of the last payment of the previous page. */
+  after?: string;
+  limit: number;
+}
+
+/** Releases a lock taken with tryLock; releasing twice does nothing. */
+export type ReleaseLock = () => Promise<void>;
