@@ -137,7 +137,7 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
         expect(await thanks.json()).toMatchObject({
           kind: 'return',
           state: 'succeeded',
-          productAccess: true,
+          hasAccess: true,
         });
         const other = await fetch(returned, { headers: as('bob') });
         expect(other.status).toBe(404);

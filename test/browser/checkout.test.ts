@@ -92,7 +92,7 @@ describe.runIf(chromiumAvailable)('a subscriber pays in Chromium', () => {
         state?: string;
         hasAccess?: boolean;
       };
-      expect(view).toMatchObject({ state: 'succeeded', productAccess: true });
+      expect(view).toMatchObject({ state: 'succeeded', hasAccess: true });
       await context.close();
     },
   );

@@ -46,7 +46,10 @@ function expressVariant(name: string, express: typeof Express): AppVariant {
         app.use(express.urlencoded({ extended: false }));
       }
       if (bodyParsing === 'discarded') app.use(express.json());
-      const dcb = createExpressRoutes({ routes: kit.routes, accountKey: (req) => req.get(accountHeader) });
+      const dcb = createExpressRoutes({
+        routes: kit.routes,
+        signedInAccount: (req) => req.get(accountHeader),
+      });
       app.post('/webhooks/dcb', createExpressWebhook(kit.webhooks));
       app.post('/checkout', dcb.checkout());
       app.get('/return', dcb.returnPage());
@@ -99,7 +102,7 @@ function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
       }
       const dcb = createKoaRoutes({
         routes: kit.routes,
-        accountKey: (ctx) => ctx.get(accountHeader) || undefined,
+        signedInAccount: (ctx) => ctx.get(accountHeader) || undefined,
       });
       const router = new Router();
       router.post('/webhooks/dcb', createKoaWebhook(kit.webhooks));

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import { createWebhookHandler, memoryLedger, memoryStore } from '@dcbkit/core';
-import { handleNodeWebhook } from '@dcbkit/core/node';
+import { runNodeWebhook } from '@dcbkit/core/node';
 import { createExpressWebhook } from '@dcbkit/express';
 import { createKoaWebhook } from '@dcbkit/koa';
 import Router from '@koa/router';
@@ -39,7 +39,7 @@ function nodeApp(variant: Variant): RequestListener {
     const handler = dcbkitHandler();
     return (req, res) => {
       if (req.method !== 'POST' || req.url !== '/webhooks') return write(res, notFound);
-      handleNodeWebhook(handler, { req, mountingHint: '' }).then((answer) => write(res, answer));
+      runNodeWebhook(handler, { req, mountingHint: '' }).then((answer) => write(res, answer));
     };
   }
   const run = work[variant];

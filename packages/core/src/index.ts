@@ -16,6 +16,11 @@ export {
   reconcileDeadline,
 } from './access/reconcile-deadline.js';
 export {
+  accessEndsAt,
+  type SubscriptionActions,
+  subscriptionActions,
+} from './access/subscription-actions.js';
+export {
   type ApplySubscriptionReadOptions,
   applySubscriptionRead,
 } from './apply/apply-subscription-read.js';

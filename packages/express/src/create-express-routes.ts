@@ -6,7 +6,7 @@ import { writeAnswer } from './write-answer.js';
 export interface ExpressRoutesOptions {
   routes: PartnerRoutes;
   /** The signed-in account of a request (your session's user id), or undefined. */
-  accountKey: (req: Request) => string | undefined | Promise<string | undefined>;
+  signedInAccount: (req: Request) => string | undefined | Promise<string | undefined>;
   /** Render a view yourself (HTML pages); default: the view as JSON. */
   render?: (view: RouteView, req: Request, res: Response) => void | Promise<void>;
   /**
@@ -19,14 +19,14 @@ export interface ExpressRoutesOptions {
 }
 
 /** The route handlers, each ready to mount. */
-export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOptions['accountKey']>;
+export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOptions['signedInAccount']>;
 
 /**
  * Checkout, return, subscription cancel/resume and the access gate as Express handlers. Every
  * decision is core's (createPartnerRoutes); these only collect fields and write answers.
  *
  * @example
- * const dcb = createExpressRoutes({ routes, accountKey: (req) => req.session.userId });
+ * const dcb = createExpressRoutes({ routes, signedInAccount: (req) => req.session.userId });
  * app.post('/checkout', dcb.checkout());
  * app.get('/return', dcb.returnPage());
  * app.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
@@ -39,7 +39,7 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
     (action: PartnerAction): RequestHandler =>
     (req, res, next) => {
       const sources = { req, query: req.query, parsedBody: req.body, params: req.params };
-      runPartnerRoute(action, options.accountKey(req), sources)
+      runPartnerRoute(action, options.signedInAccount(req), sources)
         .then(({ answer, view, refusal }) => {
           if (view && render) return render(view, req, res);
           if (refusal && renderError) return renderError(refusal, req, res);
@@ -50,14 +50,14 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
 
   return {
     checkout: () => handle(routes.checkout),
-    returnPage: () => handle(routes.confirmReturn),
+    returnPage: () => handle(routes.returnPage),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
     requireAccess(productUid, gate = {}) {
-      const accountKeyOf = gate.accountKey ?? options.accountKey;
+      const signedInAccount = gate.signedInAccount ?? options.signedInAccount;
       const redirectTo = gate.redirectTo ?? options.offersPage;
       return (req, res, next) => {
-        gateAnswer(routes, accountKeyOf(req), productUid, redirectTo)
+        gateAnswer(routes, signedInAccount(req), productUid, redirectTo)
           .then((denied) => (denied ? writeAnswer(res, denied) : next()))
           .catch(next);
       };

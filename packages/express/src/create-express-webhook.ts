@@ -1,5 +1,5 @@
 import type { WebhookHandler } from '@dcbkit/core';
-import { handleNodeWebhook } from '@dcbkit/core/node';
+import { runNodeWebhook } from '@dcbkit/core/node';
 import type { Request, RequestHandler } from 'express';
 import { writeAnswer } from './write-answer.js';
 
@@ -17,7 +17,7 @@ const MOUNTING_HINT =
  */
 export function createExpressWebhook(handler: WebhookHandler): RequestHandler {
   return (req, res, next) => {
-    handleNodeWebhook(handler, { req, kept: keptBytes(req), mountingHint: MOUNTING_HINT })
+    runNodeWebhook(handler, { req, kept: keptBytes(req), mountingHint: MOUNTING_HINT })
       .then((answer) => writeAnswer(res, answer))
       .catch(next);
   };

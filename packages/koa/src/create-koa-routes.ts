@@ -6,7 +6,7 @@ import { writeAnswer } from './write-answer.js';
 export interface KoaRoutesOptions {
   routes: PartnerRoutes;
   /** The signed-in account of a request (your session's user id), or undefined. */
-  accountKey: (ctx: Context) => string | undefined | Promise<string | undefined>;
+  signedInAccount: (ctx: Context) => string | undefined | Promise<string | undefined>;
   /** Render a view yourself (HTML pages); default: the view as JSON. */
   render?: (view: RouteView, ctx: Context) => void | Promise<void>;
   /**
@@ -19,7 +19,7 @@ export interface KoaRoutesOptions {
 }
 
 /** The route handlers, each ready to mount. */
-export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['accountKey']>;
+export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['signedInAccount']>;
 
 /**
  * Checkout, return, subscription cancel/resume and the access gate as Koa middleware (for
@@ -27,7 +27,7 @@ export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['accou
  * write answers.
  *
  * @example
- * const dcb = createKoaRoutes({ routes, accountKey: (ctx) => ctx.state.user?.id });
+ * const dcb = createKoaRoutes({ routes, signedInAccount: (ctx) => ctx.state.user?.id });
  * router.post('/checkout', dcb.checkout());
  * router.get('/return', dcb.returnPage());
  * router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
@@ -42,7 +42,7 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
       const params = (ctx as Context & { params?: Record<string, string> }).params;
       const parsedBody = (ctx.request as { body?: unknown }).body;
       const sources = { req: ctx.req, query: ctx.query, parsedBody, params };
-      const { answer, view, refusal } = await runPartnerRoute(action, options.accountKey(ctx), sources);
+      const { answer, view, refusal } = await runPartnerRoute(action, options.signedInAccount(ctx), sources);
       if (view && render) await render(view, ctx);
       else if (refusal && renderError) await renderError(refusal, ctx);
       else writeAnswer(ctx, answer);
@@ -50,14 +50,14 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
 
   return {
     checkout: () => handle(routes.checkout),
-    returnPage: () => handle(routes.confirmReturn),
+    returnPage: () => handle(routes.returnPage),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
     requireAccess(productUid, gate = {}) {
-      const accountKeyOf = gate.accountKey ?? options.accountKey;
+      const signedInAccount = gate.signedInAccount ?? options.signedInAccount;
       const redirectTo = gate.redirectTo ?? options.offersPage;
       return async (ctx: Context, next: Next) => {
-        const denied = await gateAnswer(routes, accountKeyOf(ctx), productUid, redirectTo);
+        const denied = await gateAnswer(routes, signedInAccount(ctx), productUid, redirectTo);
         if (denied) writeAnswer(ctx, denied);
         else await next();
       };

@@ -1,5 +1,5 @@
 import type { WebhookHandler } from '@dcbkit/core';
-import { handleNodeWebhook } from '@dcbkit/core/node';
+import { runNodeWebhook } from '@dcbkit/core/node';
 import type { Context, Middleware } from 'koa';
 import { writeAnswer } from './write-answer.js';
 
@@ -17,6 +17,6 @@ const MOUNTING_HINT =
 export function createKoaWebhook(handler: WebhookHandler): Middleware {
   return async (ctx: Context) => {
     const kept = (ctx.request as { rawBody?: unknown }).rawBody;
-    writeAnswer(ctx, await handleNodeWebhook(handler, { req: ctx.req, kept, mountingHint: MOUNTING_HINT }));
+    writeAnswer(ctx, await runNodeWebhook(handler, { req: ctx.req, kept, mountingHint: MOUNTING_HINT }));
   };
 }

@@ -58,7 +58,7 @@ export function createShopApp({
 
   const dcb = createExpressRoutes({
     routes: kit.routes,
-    accountKey: accountKeyOf,
+    signedInAccount: accountKeyOf,
     render: renderKitView(views),
     renderError: renderKitError(views),
     offersPage: '/',

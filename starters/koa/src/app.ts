@@ -78,7 +78,7 @@ export function createShopApp({
 
   const dcb = createKoaRoutes({
     routes: kit.routes,
-    accountKey: accountKeyOf,
+    signedInAccount: accountKeyOf,
     render: renderKitView(views),
     renderError: renderKitError(views),
     offersPage: '/',

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { accountKeyResolver } from '../apply/account-key.js';
 import { applyEvent } from '../apply/apply-event.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
 import { grantFromPayment } from '../apply/grant-from-payment.js';
@@ -299,7 +300,7 @@ describe('applyEvent with confirm: a same-instant tie is settled by what the ser
         const store = memoryStore();
         const confirm = async () => truth(said);
         for (const event of order)
-          await applyEvent(event, { store, offers, accountKey: 'accountKey', confirm });
+          await applyEvent(event, { store, offers, accountKeyOf: accountKeyResolver({}), confirm });
         outcomes.push(await store.get('user_1', 'prod_premium'));
       }
       expect(outcomes[0]).toEqual(outcomes[1]);
@@ -311,7 +312,7 @@ describe('applyEvent with confirm: a same-instant tie is settled by what the ser
     const store = memoryStore();
     const failure = new Error('API down');
     const confirm = async () => Promise.reject(failure);
-    const context = { store, offers, accountKey: 'accountKey', confirm };
+    const context = { store, offers, accountKeyOf: accountKeyResolver({}), confirm };
     await applyEvent(paid, context);
     await applyEvent(update('ACTIVE'), context);
     const applied = await applyEvent(update('PRE_CANCELED'), context);

@@ -6,12 +6,12 @@ import type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/
 import type { Subscription } from '../schemas/subscription.js';
 import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
-import { type AccountKeyOption, resolveAccountKey } from './account-key.js';
+import type { AccountKeyOfEvent } from './account-key.js';
 
 export interface ApplyContext {
   store: EntitlementStore;
   offers: Offers;
-  accountKey: AccountKeyOption;
+  accountKeyOf: AccountKeyOfEvent;
   /**
    * Reads the subscription the event is about (`client.subscriptions.retrieve`), called only when
    * the event meets the held status at the same instant and step with another outcome (a
@@ -120,7 +120,7 @@ async function confirmTie(
 /** Payment events name their account (metadata, else the subscriber) and product: no lookup needed. */
 function namedByPayment(event: WebhookEvent, context: ApplyContext): EntitlementKey | undefined {
   if (!isPaymentEvent(event)) return undefined;
-  const accountKey = resolveAccountKey(context.accountKey, event, true);
+  const accountKey = context.accountKeyOf(event, true);
   return accountKey === undefined ? undefined : { accountKey, productUid: event.productUid };
 }
 
@@ -137,7 +137,7 @@ async function locate(event: WebhookEvent, context: ApplyContext): Promise<Entit
     (event.subscriptionUid ? await store.findBySubscriptionUid(event.subscriptionUid) : undefined) ??
     (event.paymentUid ? await store.findByPaymentUid(event.paymentUid) : undefined);
   if (known) return keyOf(known);
-  const accountKey = resolveAccountKey(context.accountKey, event, false);
+  const accountKey = context.accountKeyOf(event, false);
   const productUid =
     event.productUid ?? (event.offerUid ? offers.get(event.offerUid)?.productUid : undefined);
   return accountKey !== undefined && productUid !== undefined ? { accountKey, productUid } : undefined;

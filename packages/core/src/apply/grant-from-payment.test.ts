@@ -35,13 +35,15 @@ function setup() {
     on: { accessGranted },
     now: () => NOW,
   });
-  return { store, handler, accessGranted };
+  const grant = (read: Payment) =>
+    grantFromPayment(read, { store, offers, on: { accessGranted }, now: () => NOW });
+  return { store, handler, grant, accessGranted };
 }
 
 describe('grantFromPayment', () => {
   it('grants a SUCCEEDED payment read from the API, and the later webhook adds no second unit', async () => {
-    const { store, handler, accessGranted } = setup();
-    const result = await handler.grantFromPayment(payment());
+    const { store, handler, grant, accessGranted } = setup();
+    const result = await grant(payment());
     expect(result.outcome).toBe('granted');
     expect(availableUnits(result.entitlement)).toBe(1);
     expect(accessGranted).toHaveBeenCalledWith(
@@ -58,22 +60,22 @@ describe('grantFromPayment', () => {
   });
 
   it('is a no-op for a payment its webhook already applied', async () => {
-    const { store, handler } = setup();
+    const { store, handler, grant } = setup();
     await handler(signedRequest(paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' })));
     const before = await store.get('user_1', 'prod_credits');
-    const result = await handler.grantFromPayment(payment());
+    const result = await grant(payment());
     expect(result).toEqual({ outcome: 'already_applied', entitlement: before, previous: before });
     expect(availableUnits(await store.get('user_1', 'prod_credits'))).toBe(1);
   });
 
   it('grants a subscription, and its later webhook changes nothing but the marker', async () => {
-    const { store, handler } = setup();
+    const { store, handler, grant } = setup();
     const subscription = payment({
       productUid: 'prod_premium',
       offerUid: 'off_monthly',
       subscriptionUid: 'sub_1',
     });
-    const { entitlement } = await handler.grantFromPayment(subscription);
+    const { entitlement } = await grant(subscription);
     expect(entitlement).toMatchObject({ status: 'ACTIVE', subscriptionUid: 'sub_1' });
     await handler(
       signedRequest(
@@ -160,11 +162,9 @@ describe('grantFromPayment', () => {
   });
 
   it('a declined purchase grants nothing, even when older units remain: the outcome says so', async () => {
-    const { store, handler } = setup();
-    await handler.grantFromPayment(payment());
-    const declined = await handler.grantFromPayment(
-      payment({ paymentUid: 'pay_2', status: 'FAILED', orderId: undefined }),
-    );
+    const { store, grant } = setup();
+    await grant(payment());
+    const declined = await grant(payment({ paymentUid: 'pay_2', status: 'FAILED', orderId: undefined }));
     expect(declined).toEqual({ outcome: 'not_succeeded', entitlement: undefined });
     expect(availableUnits(await store.get('user_1', 'prod_credits'))).toBe(1);
   });

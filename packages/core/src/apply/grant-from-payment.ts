@@ -6,15 +6,13 @@ import type { Payment } from '../schemas/payment.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
-import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD, resolveAccountKey } from './account-key.js';
+import { type AccountKeyOptions, accountKeyResolver } from './account-key.js';
 import { accessChange, runAccessListeners, type WebhookListeners } from './listeners.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
-export interface GrantFromPaymentOptions {
+export interface GrantFromPaymentOptions extends AccountKeyOptions {
   store: EntitlementStore;
   offers: Offers | readonly OfferDefinitionInput[];
-  /** As the webhook handler's option, so both find the same account. Default: metadata `accountKey`, else subscriberUid. */
-  accountKey?: AccountKeyOption;
   /** `accessGranted` runs when this grant starts access (the later webhook then finds access already on). */
   on?: Pick<WebhookListeners, 'accessGranted'>;
   /**
@@ -82,7 +80,8 @@ export async function grantFromPayment(
     subscriptionUid: payment.subscriptionUid,
     metadata: payment.metadata,
   };
-  const accountKey = resolveAccountKey(options.accountKey ?? DEFAULT_ACCOUNT_KEY_FIELD, paymentEvent, true);
+  // As the webhook handler does, so both find the same account: else the subscriberUid.
+  const accountKey = accountKeyResolver(options)(paymentEvent, true);
   if (accountKey === undefined) return { outcome: 'no_account', entitlement: undefined };
   const key = { accountKey, productUid: payment.productUid };
   // Read before the store update (which must stay synchronous); `at` is before the request went out.

@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import type { GrantResult } from '../apply/grant-from-payment.js';
+import { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import { createClient, type DcbClient } from '../client/create-client.js';
@@ -142,13 +142,12 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     store,
     ledger,
     offers,
-    accountKey: accountKeyField,
+    accountKeyField,
     logger,
     confirm: (event) =>
       event.subscriptionUid === undefined
         ? Promise.resolve(undefined)
         : client.subscriptions.retrieve(event.subscriptionUid),
-    readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
     ...optional({
       on: config.on,
       onError: config.onError,
@@ -157,6 +156,14 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       timeoutMs: config.timeoutMs,
     }),
   });
+  const grant = (payment: Payment) =>
+    grantFromPayment(payment, {
+      store,
+      offers,
+      accountKeyField,
+      on: { accessGranted: config.on?.accessGranted },
+      readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
+    });
   const reconcileWithKit = (options: ReconcileRunOptions = {}) => {
     requireReconcileStore(store, 'kit.reconcile');
     return reconcile({
@@ -164,46 +171,50 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       client,
       store,
       offers,
-      accountKey: accountKeyField,
+      accountKeyField,
       logger,
       ...optional({ on: config.on, now: config.now }),
     });
   };
-  let routes: PartnerRoutes | undefined;
+  // Made at once, so a return URL that is not an absolute http(s) URL is refused here, with the
+  // other options, rather than when the routes are first used.
+  const routes =
+    config.returnUrl === undefined
+      ? undefined
+      : createPartnerRoutes({
+          client,
+          store,
+          offers,
+          grantFromPayment: grant,
+          returnUrl: config.returnUrl,
+          accountKeyField,
+          logger,
+          formSecret: config.formSecret ?? deriveFormSecret(config.webhookSecrets),
+          ...optional({
+            prefill: config.prefill,
+            onError: config.onError,
+            allowedOrigins: config.allowedOrigins,
+            now: config.now,
+          }),
+        });
   const kit: DcbKit<Store> = {
     client,
     webhook,
     get routes() {
-      if (config.returnUrl === undefined) {
+      if (routes === undefined) {
         throw optionError(
           'createDcbKit',
           'returnUrl',
           'is needed for the partner routes: the absolute URL of your return page.',
         );
       }
-      routes ??= createPartnerRoutes({
-        client,
-        store,
-        offers,
-        grantFromPayment: webhook.grantFromPayment,
-        returnUrl: config.returnUrl,
-        accountKeyField,
-        logger,
-        formSecret: config.formSecret ?? deriveFormSecret(config.webhookSecrets),
-        ...optional({
-          prefill: config.prefill,
-          onError: config.onError,
-          allowedOrigins: config.allowedOrigins,
-          now: config.now,
-        }),
-      });
       return routes;
     },
     store,
     ledger,
     offers,
     logger,
-    grantFromPayment: webhook.grantFromPayment,
+    grantFromPayment: grant,
     async checkConnection() {
       try {
         await client.checkConnection();

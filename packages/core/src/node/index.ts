@@ -12,7 +12,7 @@ export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js
 export { collectFields, type FieldSources, MAX_FORM_BYTES } from './collect-fields.js';
 export type { RawBodyErrorCode } from './raw-body-error.js';
 export { getRawBody, type RawBodySource } from './read-raw-body.js';
-export { handleNodeWebhook, type NodeWebhookRequest } from './run-node-webhook.js';
+export { type NodeWebhookRequest, runNodeWebhook } from './run-node-webhook.js';
 export {
   gateAnswer,
   type PartnerAction,

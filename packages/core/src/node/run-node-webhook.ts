@@ -19,7 +19,7 @@ export interface NodeWebhookRequest {
  * body parser consumed the stream and kept nothing it answers 500 at once, never hangs and never
  * re-serialises, and reports one error saying how to fix the mounting.
  */
-export async function handleNodeWebhook(
+export async function runNodeWebhook(
   handler: WebhookHandler,
   request: NodeWebhookRequest,
 ): Promise<HttpAnswer> {

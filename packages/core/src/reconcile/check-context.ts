@@ -1,4 +1,4 @@
-import type { AccountKeyOption } from '../apply/account-key.js';
+import type { AccountKeyOptions } from '../apply/account-key.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { Offers } from '../offers/define-offers.js';
@@ -12,7 +12,8 @@ export interface CheckContext {
   client: Pick<DcbClient, 'payments' | 'subscriptions'>;
   store: EntitlementStore & ReconcileStore;
   offers: Offers;
-  accountKey: AccountKeyOption;
+  /** As the webhook handler's, so that a pending payment is granted to the same account. */
+  accountKeys: AccountKeyOptions;
   on: Pick<WebhookListeners, 'accessGranted' | 'accessRevoked'>;
   now: () => Date;
   pendingMaxAgeMs: number;

@@ -42,7 +42,7 @@ export async function checkPendingPayment(
   const result = await grantFromPayment(payment, {
     store,
     offers: context.offers,
-    accountKey: context.accountKey,
+    ...context.accountKeys,
     now: context.now,
     on: {
       accessGranted: async (access: AccessContext) => {

@@ -1,4 +1,4 @@
-import type { AccountKeyOption } from '../apply/account-key.js';
+import type { AccountKeyOptions } from '../apply/account-key.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
@@ -40,13 +40,11 @@ export interface ReconcileRunOptions {
   sleep?: Sleep;
 }
 
-export interface ReconcileOptions extends ReconcileRunOptions {
+export interface ReconcileOptions extends ReconcileRunOptions, AccountKeyOptions {
   client: Pick<DcbClient, 'payments' | 'subscriptions'>;
   /** The entitlements, and reconciliation's bookkeeping beside them (memoryStore and @dcbkit/store-postgres keep both). */
   store: EntitlementStore & ReconcileStore;
   offers: Offers | readonly OfferDefinitionInput[];
-  /** As the webhook handler's option, so that a pending payment is granted to the same account. */
-  accountKey?: AccountKeyOption;
   /** accessGranted and accessRevoked run for access a read started or ended (`source: 'reconciliation'`). */
   on?: Pick<WebhookListeners, 'accessGranted' | 'accessRevoked'>;
   logger?: DcbLogger;

@@ -1,5 +1,4 @@
 import { dueReason } from '../access/reconcile-deadline.js';
-import { DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
@@ -56,7 +55,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     client,
     store,
     offers: isOffers(options.offers) ? options.offers : defineOffers(options.offers),
-    accountKey: options.accountKey ?? DEFAULT_ACCOUNT_KEY_FIELD,
+    accountKeys: { accountKeyField: options.accountKeyField, accountKeyOfEvent: options.accountKeyOfEvent },
     on: options.on ?? {},
     now,
     pendingMaxAgeMs: run.pendingMaxAgeMs,

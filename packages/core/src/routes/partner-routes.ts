@@ -71,7 +71,7 @@ export interface PartnerRoutes {
    */
   checkout(input: RouteInput): Promise<RouteResult>;
   /** The return page: confirms `paymentUid` with a server-side read and grants when it succeeded. */
-  confirmReturn(input: RouteInput): Promise<RouteResult>;
+  returnPage(input: RouteInput): Promise<RouteResult>;
   /** Cancels `subscriptionUid` of this account, `when` NOW or PERIOD_END. */
   cancelSubscription(input: RouteInput): Promise<RouteResult>;
   /** Withdraws a PERIOD_END cancellation of `subscriptionUid` of this account. */
@@ -204,7 +204,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     return { type: 'redirect', status: 303, location: payment.checkoutUrl };
   }
 
-  async function confirmReturn({ accountKey, fields }: RouteInput): Promise<RouteResult> {
+  async function returnPage({ accountKey, fields }: RouteInput): Promise<RouteResult> {
     const account = signedIn(accountKey);
     const paymentUid = identifier(fields, 'paymentUid');
     let payment: Payment;
@@ -229,7 +229,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         paymentStatus: payment.status,
         offer: offers.get(payment.offerUid),
         entitlement,
-        productAccess: hasAccess(entitlement, now()),
+        hasAccess: hasAccess(entitlement, now()),
       },
     };
   }
@@ -270,7 +270,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
 
   return {
     checkout,
-    confirmReturn,
+    returnPage,
     cancelSubscription: (input) => changeSubscription(input, 'cancel'),
     resumeSubscription: (input) => changeSubscription(input, 'resume'),
     formToken: (accountKey) => createFormToken(formSecret, signedIn(accountKey)),

@@ -2,7 +2,7 @@
  * The route handlers every adapter gives, in its own framework's handler type. Adapters name it:
  * `type ExpressRoutes = PartnerRouteHandlers<RequestHandler, (req: Request) => ...>`.
  */
-export interface PartnerRouteHandlers<Handler, AccountKeyOf> {
+export interface PartnerRouteHandlers<Handler, SignedInAccount> {
   /** POST: starts a payment for the form's offerUid and nonce; 303 to checkout (JSON for embedded). */
   checkout(): Handler;
   /** GET: the return URL; confirms the payment server-side and grants when it succeeded. */
@@ -12,5 +12,8 @@ export interface PartnerRouteHandlers<Handler, AccountKeyOf> {
   /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */
   resumeSubscription(): Handler;
   /** Lets the request through only when the account has access to the product; else 403 or a redirect. */
-  requireAccess(productUid: string, gate?: { accountKey?: AccountKeyOf; redirectTo?: string }): Handler;
+  requireAccess(
+    productUid: string,
+    gate?: { signedInAccount?: SignedInAccount; redirectTo?: string },
+  ): Handler;
 }

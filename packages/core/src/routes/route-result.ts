@@ -31,7 +31,7 @@ export type RouteView =
        * earlier one (units of a day pass left from before a declined purchase, say). Not this
        * payment's outcome: that is `state`.
        */
-      productAccess: boolean;
+      hasAccess: boolean;
     }
   | {
       kind: 'subscription';

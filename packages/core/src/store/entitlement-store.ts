@@ -1,5 +1,5 @@
 import type { EntitlementFacts, KnownFacts } from '../access/facts.js';
-import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
+import type { Entitlement } from '../schemas/entitlement.js';
 
 /**
  * Decides the next entitlement from the stored one. Must be pure and synchronous: a store may call

@@ -325,7 +325,7 @@ describe('createWebhookHandler: events after the payment', () => {
 
 describe('createWebhookHandler: options', () => {
   it('takes the account from another metadata field, falling back to the subscriber', async () => {
-    const { handler, store } = setup({ accountKey: 'userId' });
+    const { handler, store } = setup({ accountKeyField: 'userId' });
     await handler(signedRequest(purchase({ metadata: { userId: 'u-77' } })));
     await handler(
       signedRequest(
@@ -337,7 +337,7 @@ describe('createWebhookHandler: options', () => {
   });
 
   it('takes the account from a function', async () => {
-    const { handler, store } = setup({ accountKey: (e) => `tenant-${String(e.metadata?.tenant)}` });
+    const { handler, store } = setup({ accountKeyOfEvent: (e) => `tenant-${String(e.metadata?.tenant)}` });
     await handler(signedRequest(purchase({ metadata: { tenant: 9 } })));
     expect(await store.listByAccount('tenant-9')).toHaveLength(1);
   });

@@ -1,6 +1,5 @@
-import { type AccountKeyOption, DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
+import { type AccountKeyOptions, accountKeyResolver } from '../apply/account-key.js';
 import { type ApplyContext, applyEvent } from '../apply/apply-event.js';
-import { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
 import {
   accessChange,
   hasEventListener,
@@ -19,7 +18,6 @@ import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
 import { isKnownEventName } from '../schemas/event-names.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
-import type { Payment } from '../schemas/payment.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
@@ -40,7 +38,7 @@ export interface WebhookRequest {
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
 }
 
-export interface CreateWebhookHandlerOptions {
+export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
   /** The environment's webhook signing secret, or several while rotating. */
   secrets: string | readonly string[];
   store: EntitlementStore;
@@ -49,8 +47,6 @@ export interface CreateWebhookHandlerOptions {
   offers: Offers | readonly OfferDefinitionInput[];
   /** Your listeners, per event name and for access granted / revoked. At least once: make them idempotent. */
   on?: WebhookListeners;
-  /** Which account an event belongs to: a payment metadata field name, or a function. Default `accountKey`, else subscriberUid. */
-  accountKey?: AccountKeyOption;
   /** The de-duplication key of an event. Default `eventKey` (name, payment, subscription, order, occurredAt). */
   eventKey?: (event: WebhookEvent) => string;
   /** Larger bodies get 413 before any verification. Default 1 MiB. */
@@ -70,8 +66,6 @@ export interface CreateWebhookHandlerOptions {
    * in one second) with a server-side read, as the spec allows. createDcbKit wires the client.
    */
   confirm?: (event: WebhookEvent) => Promise<Subscription | undefined>;
-  /** Reads a subscription, so a return page's grant reflects the subscription's state today. createDcbKit wires the client. */
-  readSubscription?: (subscriptionUid: string) => Promise<Subscription>;
   /** Default: warnings and errors on the console. pino plugs in as it is. */
   logger?: DcbLogger;
   /** Receives the Error (stack and cause kept) whenever the handler answers 5xx. */
@@ -83,14 +77,12 @@ export interface CreateWebhookHandlerOptions {
 /** The handler: call it with the raw request, write back what it returns. */
 export interface WebhookHandler {
   (request: WebhookRequest): Promise<HttpAnswer>;
-  /** grantFromPayment with this handler's store, offers, accountKey and accessGranted listener. */
-  grantFromPayment(payment: Payment): Promise<GrantResult>;
+  // What an adapter that reads the body itself needs to answer as the handler would.
   /** The body size above which it answers 413; adapters stop reading the stream there too. */
   readonly maxBodyBytes: number;
   /** How long adapters wait for the body before answering 408. */
   readonly bodyTimeoutMs: number;
-  /** The handler's logger and error reporting, for adapters that answer before calling it. */
-  readonly logger: DcbLogger;
+  /** The handler's error reporting (log and onError), for adapters that answer before calling it. */
   readonly reportError: ReportError;
 }
 
@@ -124,7 +116,6 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     store,
     ledger,
     on = {},
-    accountKey = DEFAULT_ACCOUNT_KEY_FIELD,
     eventKey = defaultEventKey,
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs = DEFAULT_BODY_TIMEOUT_MS,
@@ -136,8 +127,13 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
   const reportError = createErrorReporter(logger, options.onError);
   const withDeadline = createDeadlines(timeoutMs);
   const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
-  const { confirm, readSubscription } = options;
-  const context: ApplyContext = { store, offers, accountKey, ...(confirm ? { confirm } : {}) };
+  const { confirm } = options;
+  const context: ApplyContext = {
+    store,
+    offers,
+    accountKeyOf: accountKeyResolver(options),
+    ...(confirm ? { confirm } : {}),
+  };
 
   function refuse(error: unknown): HttpAnswer {
     if (!(error instanceof WebhookVerificationError)) {
@@ -254,21 +250,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     }
   }
 
-  return Object.assign(handleWebhook, {
-    maxBodyBytes,
-    bodyTimeoutMs,
-    logger,
-    reportError,
-    grantFromPayment: (payment: Payment) =>
-      grantFromPayment(payment, {
-        store,
-        offers,
-        accountKey,
-        on: { accessGranted: on.accessGranted },
-        now,
-        ...(readSubscription ? { readSubscription } : {}),
-      }),
-  });
+  return Object.assign(handleWebhook, { maxBodyBytes, bodyTimeoutMs, reportError });
 }
 
 const WHERE = 'createWebhookHandler';

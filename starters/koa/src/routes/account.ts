@@ -1,4 +1,11 @@
-import { availableUnits, type DcbKit, type Entitlement, hasAccess } from '@dcbkit/core';
+import {
+  accessEndsAt,
+  availableUnits,
+  type DcbKit,
+  type Entitlement,
+  hasAccess,
+  subscriptionActions,
+} from '@dcbkit/core';
 import type { KoaRoutes } from '@dcbkit/koa';
 import Router, { type RouterContext } from '@koa/router';
 
@@ -27,16 +34,16 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
     const subscriptions = entitlements
       .filter((entitlement) => entitlement.type === 'SUBSCRIPTION' && entitlement.subscriptionUid)
       .map((entitlement) => {
-        const live = ['TRIALING', 'ACTIVE', 'IN_GRACE'].includes(entitlement.status);
+        const actions = subscriptionActions(entitlement);
         return {
           uid: entitlement.subscriptionUid,
           offer: offerOf(entitlement),
           entitlement,
           access: hasAccess(entitlement, now),
           endsAt: accessEndsAt(entitlement),
-          canCancelAtPeriodEnd: live,
-          canCancelNow: live || entitlement.status === 'PRE_CANCELED',
-          canResume: entitlement.status === 'PRE_CANCELED',
+          canCancelAtPeriodEnd: actions.cancelAtPeriodEnd,
+          canCancelNow: actions.cancelNow,
+          canResume: actions.resume,
         };
       });
     const purchases = entitlements
@@ -85,11 +92,4 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
   router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
 
   return router;
-}
-
-/** When access ends if nothing more is paid: the scheduled cancellation, else the trial's or the period's end. */
-function accessEndsAt(entitlement: Entitlement): string | null {
-  if (entitlement.cancelAt) return entitlement.cancelAt;
-  if (entitlement.status === 'TRIALING' && entitlement.trialEndsAt) return entitlement.trialEndsAt;
-  return entitlement.currentPeriodEnd;
 }

@@ -27,7 +27,7 @@ export function renderKitView(views: Views) {
         views.render(ctx, 'return', {
           state: view.state,
           offer: view.offer,
-          productAccess: view.productAccess,
+          hasAccess: view.hasAccess,
           // A trial start charges nothing: say so rather than "payment confirmed".
           trial: view.entitlement?.status === 'TRIALING',
           premiumProduct: PREMIUM_PRODUCT,

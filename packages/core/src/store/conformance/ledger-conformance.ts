@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { EventLedger } from '../../ledger/event-ledger.js';
 import { uniqueId } from './example-entitlement.js';
-import { type ConformanceCheck, type ConformanceOptions, runChecks, testRunnerOf } from './test-runner.js';
+import { type ConformanceCheck, type ConformanceOptions, runChecks } from './test-runner.js';
 
 const CONCURRENT_CLAIMS = 20;
 
