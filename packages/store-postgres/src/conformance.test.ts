@@ -1,9 +1,9 @@
 import { runLedgerConformance, runReconcileConformance, runStoreConformance } from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { SqlStore } from './create-sql-store.js';
-import { pgliteStore } from './pglite-store.js';
-import { postgresStore } from './postgres-store.js';
+import type { SqlStore } from './connect/create-sql-store.js';
+import { pgliteStore } from './connect/pglite-store.js';
+import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from './test-support/database.js';
 import { openPglite } from './test-support/pglite.js';
 

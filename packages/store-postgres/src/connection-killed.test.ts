@@ -1,7 +1,7 @@
 import type { EntitlementChange } from '@dcbkit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStore, type SqlStore } from './create-sql-store.js';
+import { createSqlStore, type SqlStore } from './connect/create-sql-store.js';
 import { fromPg } from './executor/from-pg.js';
 import type { SqlExecutor, SqlQueryable } from './executor/sql-executor.js';
 import { migrate } from './schema/migrate.js';

@@ -1,6 +1,6 @@
 import { createWebhookHandler, type EventLedger, type WebhookEvent } from '@dcbkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore } from './postgres-store.js';
+import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from './test-support/database.js';
 import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';
 import { referenceStore } from './test-support/reference.js';

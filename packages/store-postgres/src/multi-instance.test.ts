@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore } from './postgres-store.js';
+import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from './test-support/database.js';
 import { deliverUntilAcknowledged, racingDeliveries } from './test-support/deliver.js';
 import { creditsBought, eventStream, seededRandom } from './test-support/event-stream.js';

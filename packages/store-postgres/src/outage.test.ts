@@ -1,7 +1,7 @@
 import { createWebhookHandler, type WebhookEvent } from '@dcbkit/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore } from './postgres-store.js';
+import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from './test-support/database.js';
 import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';
 import { startTcpProxy, type TcpProxy } from './test-support/tcp-proxy.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createWebhookHandler, type WebhookEvent } from '@dcbkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteStore } from './pglite-store.js';
+import { pgliteStore } from './connect/pglite-store.js';
 import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';
 import { accountsOf, referenceStore, stateOf } from './test-support/reference.js';
 

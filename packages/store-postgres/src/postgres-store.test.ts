@@ -1,8 +1,8 @@
 import { isDcbError } from '@dcbkit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SqlStore } from './create-sql-store.js';
-import { pgliteStore } from './pglite-store.js';
-import { postgresStore } from './postgres-store.js';
+import type { SqlStore } from './connect/create-sql-store.js';
+import { pgliteStore } from './connect/pglite-store.js';
+import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, uniqueSchema } from './test-support/database.js';
 
 describe('postgresStore and pgliteStore options', () => {

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { configFromEnv, createClient, defineOffers, RECONCILE_LOCK, reconcile } from '@dcbkit/core';
-import type { SqlStore } from '../create-sql-store.js';
-import { pgliteStore } from '../pglite-store.js';
-import { postgresStore } from '../postgres-store.js';
+import type { SqlStore } from '../connect/create-sql-store.js';
+import { pgliteStore } from '../connect/pglite-store.js';
+import { postgresStore } from '../connect/postgres-store.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,4 +1,4 @@
-import { StorePostgresError } from '../errors.js';
+import { StorePostgresError } from '../errors/store-postgres-error.js';
 
 export interface SqlLedgerOptions {
   /**

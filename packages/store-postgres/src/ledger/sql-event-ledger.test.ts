@@ -1,8 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStore, type SqlStore } from '../create-sql-store.js';
-import { StorePostgresError } from '../errors.js';
+import { createSqlStore, type SqlStore } from '../connect/create-sql-store.js';
+import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { fromPg } from '../executor/from-pg.js';
 import { fromPglite } from '../executor/from-pglite.js';
 import type { SqlExecutor } from '../executor/sql-executor.js';

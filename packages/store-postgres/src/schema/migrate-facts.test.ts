@@ -1,7 +1,7 @@
 import { entitlementSchema } from '@dcbkit/core/schemas';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStore } from '../create-sql-store.js';
+import { createSqlStore } from '../connect/create-sql-store.js';
 import { fromPg } from '../executor/from-pg.js';
 import { fromPglite } from '../executor/from-pglite.js';
 import type { SqlExecutor } from '../executor/sql-executor.js';

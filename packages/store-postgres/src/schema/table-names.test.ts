@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StorePostgresError } from '../errors.js';
+import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { tableNames } from './table-names.js';
 
 describe('tableNames', () => {

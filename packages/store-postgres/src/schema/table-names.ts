@@ -1,4 +1,4 @@
-import { StorePostgresError } from '../errors.js';
+import { StorePostgresError } from '../errors/store-postgres-error.js';
 
 /** Where the tables live: a schema and a prefix for their names. */
 export interface TableNameOptions {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStore, type SqlStore } from '../create-sql-store.js';
+import { createSqlStore, type SqlStore } from '../connect/create-sql-store.js';
 import { fromPg } from '../executor/from-pg.js';
 import { buyUnit as buyUnitOf, noCredits } from '../test-support/buy-unit.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from '../test-support/database.js';

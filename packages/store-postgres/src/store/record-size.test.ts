@@ -1,7 +1,7 @@
 import type { Entitlement } from '@dcbkit/core';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStore, type SqlStore } from '../create-sql-store.js';
+import { createSqlStore, type SqlStore } from '../connect/create-sql-store.js';
 import { fromPg } from '../executor/from-pg.js';
 import { fromPglite } from '../executor/from-pglite.js';
 import { buyUnit as buyUnitOf, noCredits } from '../test-support/buy-unit.js';

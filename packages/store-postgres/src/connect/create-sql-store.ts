@@ -1,10 +1,10 @@
 import type { EntitlementStore, ReconcileStore } from '@dcbkit/core/store';
-import type { SqlExecutor } from './executor/sql-executor.js';
-import { resolveLedgerOptions, type SqlLedgerOptions } from './ledger/ledger-options.js';
-import { type SqlEventLedger, sqlEventLedger } from './ledger/sql-event-ledger.js';
-import { type MigrateResult, migrate } from './schema/migrate.js';
-import { type TableNameOptions, type TableNames, tableNames } from './schema/table-names.js';
-import { sqlEntitlementStore } from './store/sql-entitlement-store.js';
+import type { SqlExecutor } from '../executor/sql-executor.js';
+import { resolveLedgerOptions, type SqlLedgerOptions } from '../ledger/ledger-options.js';
+import { type SqlEventLedger, sqlEventLedger } from '../ledger/sql-event-ledger.js';
+import { type MigrateResult, migrate } from '../schema/migrate.js';
+import { type TableNameOptions, type TableNames, tableNames } from '../schema/table-names.js';
+import { sqlEntitlementStore } from '../store/sql-entitlement-store.js';
 
 export interface SqlStoreOptions extends TableNameOptions, SqlLedgerOptions {}
 
