@@ -41,7 +41,7 @@ const SNIPPET_CONTEXTS = {
 declare const offerList: import('@dcbkit/core').OfferDefinitionInput[];`,
   // The pieces made by the lower-level constructors.
   parts: `declare const client: import('@dcbkit/core').DcbClient;
-declare const store: import('@dcbkit/core').EntitlementStore;
+declare const store: import('@dcbkit/core').EntitlementStore & import('@dcbkit/core').ReconcileStore;
 declare const ledger: import('@dcbkit/core').EventLedger;
 declare const handler: import('@dcbkit/core').WebhookHandler;
 declare const routes: import('@dcbkit/core').PartnerRoutes;`,
@@ -76,10 +76,10 @@ declare const mailer: {
 declare const payment: import('@dcbkit/core').Payment;`,
   // A PostgreSQL pool (pg's Pool, as far as the docs use it).
   pg: `interface PoolClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
   release(): void;
 }
-declare const pool: { query(text: string, values?: unknown[]): Promise<{ rows: any[] }>; connect(): Promise<PoolClient> };
+declare const pool: { query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>; connect(): Promise<PoolClient> };
 type Pool = typeof pool;`,
 };
 
@@ -112,7 +112,7 @@ const REFERENCE_TABLES = [
     doc: 'docs/errors.md',
     source: 'packages/core/src/errors/error-codes.ts',
     constant: 'DCB_ERROR_CODES',
-    columns: { httpStatus: 1, meaning: 2 },
+    columns: { group: 1, httpStatus: 2, meaning: 3 },
   },
   {
     doc: 'docs/errors.md',

@@ -1,25 +1,18 @@
-// The partner's API. Schemas live at '@dcbkit/core/schemas', framework-adapter plumbing at
-// '@dcbkit/core/node', the store and ledger conformance suites at '@dcbkit/core/store'.
+// '@dcbkit/core': what an app needs. The kit and its parts (client, webhook handler, partner
+// routes, the memory store and ledger), the access predicates its pages ask, offers and their
+// display, the resource types and the one error family. Other audiences have their own entry:
+// '@dcbkit/core/store' for store authors, '@dcbkit/core/schemas' for the zod schemas,
+// '@dcbkit/core/webhooks' for verification alone, '@dcbkit/core/node' for adapter authors.
 
 export { consumeUnit } from './access/consume-unit.js';
-export { decide, factsOf } from './access/decide.js';
 export type { EntitlementErrorCode } from './access/errors.js';
-export { type AccessEffect, WEBHOOK_EVENTS } from './access/event-table.js';
-export type { EntitlementFacts, KnownFacts } from './access/facts.js';
 export { availableUnits, hasAccess } from './access/has-access.js';
-// Reconciliation: recovering entitlements from missed webhooks with server-side reads.
-export {
-  type DueReason,
-  dueReason,
-  isLiveSubscription,
-  lastHeardAt,
-  reconcileDeadline,
-} from './access/reconcile-deadline.js';
 export {
   accessEndsAt,
   type SubscriptionActions,
   subscriptionActions,
 } from './access/subscription-actions.js';
+export type { AccountKeyOptions } from './apply/account-key.js';
 export {
   type ApplySubscriptionReadOptions,
   applySubscriptionRead,
@@ -38,15 +31,13 @@ export type {
   WebhookListeners,
 } from './apply/listeners.js';
 export { recordPendingPayment } from './apply/record-pending-payment.js';
-// The API client.
 export type { CapabilitiesApi } from './client/capabilities.js';
 export type { CreateClientOptions, RequestOptions } from './client/client-options.js';
 export { createClient, type DcbClient } from './client/create-client.js';
-export { CLIENT_ID_PREFIXES, type Environment } from './client/environment-guard.js';
+export type { Environment } from './client/environment-guard.js';
 export { DcbApiError, isDcbApiError } from './client/errors.js';
 export type { CreatePaymentOptions, PaymentsApi } from './client/payments.js';
 export type { SubscriptionsApi } from './client/subscriptions.js';
-// Errors and logging.
 export { DcbError, isDcbError } from './errors/dcb-error.js';
 export {
   type ApiErrorCode,
@@ -54,10 +45,13 @@ export {
   type DcbErrorCode,
   type KitErrorCode,
 } from './errors/error-codes.js';
-// The front door.
 export { configFromEnv, DCB_ENV_VARIABLES, type DcbEnvConfig } from './kit/config-from-env.js';
-export { createDcbKit, type DcbKit, type DcbKitConfig } from './kit/create-dcb-kit.js';
-export { eventKey } from './ledger/event-key.js';
+export {
+  createDcbKit,
+  type DcbKit,
+  type DcbKitConfig,
+  type DefaultStore,
+} from './kit/create-dcb-kit.js';
 export type { ClaimResult, EventLedger } from './ledger/event-ledger.js';
 export { type MemoryLedgerOptions, memoryLedger } from './ledger/memory-ledger.js';
 export type { ErrorContext, ErrorHook } from './observability/error-reporter.js';
@@ -68,7 +62,6 @@ export {
   type LogFunction,
   silentLogger,
 } from './observability/logger.js';
-// Offers and their display.
 export {
   defineOffers,
   type OfferDefinitionErrorCode,
@@ -85,12 +78,7 @@ export type {
   ReconcileFailure,
   ReconcileReport,
 } from './reconcile/reconcile-report.js';
-export {
-  RECONCILE_LOCK,
-  type Reconciler,
-  type StartReconcilerOptions,
-} from './reconcile/start-reconciler.js';
-// Partner routes.
+export type { Reconciler, StartReconcilerOptions } from './reconcile/start-reconciler.js';
 export { createCheckoutNonce } from './routes/checkout-nonce.js';
 export {
   createPartnerRoutes,
@@ -102,10 +90,8 @@ export {
 export type { RouteErrorCode } from './routes/route-error.js';
 export type { PartnerRouteHandlers } from './routes/route-handlers.js';
 export type { ReturnState, RouteResult, RouteView } from './routes/route-result.js';
-// The resource types (their zod schemas are at '@dcbkit/core/schemas').
 export type { Capabilities, CapabilitiesQuery, ConsentMethod } from './schemas/capabilities.js';
 export type { CreatePaymentRequest, Presentation } from './schemas/create-payment.js';
-// Entitlements: the rules, the stores, the ledger.
 export type { Entitlement, EntitlementKey, EntitlementStatus } from './schemas/entitlement.js';
 export type { ErrorCode } from './schemas/error-codes.js';
 export type { WebhookEventName } from './schemas/event-names.js';
@@ -117,14 +103,7 @@ export type { Subscription, SubscriptionCancelWhen, SubscriptionStatus } from '.
 export type { PaymentWebhookEvent, WebhookEvent } from './schemas/webhook-event.js';
 export type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './store/entitlement-store.js';
 export { memoryStore } from './store/memory-store.js';
-export type {
-  DueEntitlementsQuery,
-  PendingPayment,
-  PendingPaymentsQuery,
-  ReconcileStore,
-  ReleaseLock,
-} from './store/reconcile-store.js';
-// Webhooks.
+export type { ReconcileStore } from './store/reconcile-store.js';
 export {
   type CreateWebhookHandlerOptions,
   createWebhookHandler,

@@ -4,71 +4,200 @@ import {
 } from '../schemas/error-codes.js';
 
 /**
+ * What a code is about, and so which error carries it and who answers it:
+ * - `configuration`: an option or the environment, refused at creation.
+ * - `client`: talking to the service.
+ * - `verification`: a webhook's signature, header or body (WebhookVerificationError).
+ * - `body`: reading a request body on Node.
+ * - `processing`: a verified webhook the handler could not process now.
+ * - `route`: a partner route's refusal of the browser's request (RouteErrorCode).
+ * - `access`: the access gate's refusal.
+ * - `entitlement`: consumeUnit and the other entitlement operations.
+ * - `offer`: defineOffers refusing the offer list.
+ */
+export type ErrorCodeGroup =
+  | 'configuration'
+  | 'client'
+  | 'verification'
+  | 'body'
+  | 'processing'
+  | 'route'
+  | 'access'
+  | 'entitlement'
+  | 'offer';
+
+/** One row of DCB_ERROR_CODES. */
+export interface ErrorCodeRow {
+  readonly group: ErrorCodeGroup;
+  readonly meaning: string;
+  /** The status the kit answers with the code, where it answers HTTP with it at all. */
+  readonly httpStatus?: number;
+  /** The webhook did not prove it came from the service (401), as opposed to a bad body (400). */
+  readonly authenticationFailure?: true;
+}
+
+/**
  * The codes dcbkit itself raises, beside the service's own (`PAY-101`, `CAT-102`…, which stay as
  * the spec writes them). One table for the client, the webhook handler, the partner routes, the
- * stores and configuration: branch on `error.code`, never on the message.
+ * stores and configuration: branch on `error.code`, never on the message. Every code dcbkit puts
+ * on the wire (a webhook refusal's `error`, a route refusal's `error.code`) is a row here.
  *
- * `httpStatus` is what a partner route answers the browser for the code, where it answers at all.
+ * The code unions (RouteErrorCode, WebhookVerificationCode…), the route and authentication-failure
+ * checks and the statuses answered are derived from it (code-groups.ts): a new code is one row.
  */
 export const DCB_ERROR_CODES = {
-  // Configuration: thrown at creation, before anything is sent.
-  invalid_option: { meaning: 'an option is missing, of the wrong type or out of range' },
-  invalid_env: { meaning: 'environment variables are missing or inconsistent' },
-  environment_mismatch: { meaning: 'a client ID of the other environment' },
-  unknown_client_id_prefix: { meaning: 'a client ID that is neither svc_test_ nor svc_live_' },
+  invalid_option: {
+    group: 'configuration',
+    meaning: 'an option is missing, of the wrong type or out of range',
+  },
+  invalid_env: { group: 'configuration', meaning: 'environment variables are missing or inconsistent' },
+  environment_mismatch: { group: 'configuration', meaning: 'a client ID of the other environment' },
+  unknown_client_id_prefix: {
+    group: 'configuration',
+    meaning: 'a client ID that is neither svc_test_ nor svc_live_',
+  },
 
-  // Talking to the service.
-  token_refused: { meaning: 'the token endpoint refused the client ID and secret' },
-  wrong_base_url: { meaning: 'the base URL answered something that is not the service' },
-  service_unreachable: { meaning: 'no connection to the service could be made' },
-  timeout: { meaning: 'no complete answer within the time allowed' },
-  aborted: { meaning: 'the caller aborted the request (AbortSignal)' },
-  response_too_large: { meaning: 'the answer was larger than the client accepts' },
-  unexpected_response: { meaning: 'the service answered a shape the spec does not allow' },
+  token_refused: { group: 'client', meaning: 'the token endpoint refused the client ID and secret' },
+  wrong_base_url: { group: 'client', meaning: 'the base URL answered something that is not the service' },
+  service_unreachable: { group: 'client', meaning: 'no connection to the service could be made' },
+  timeout: { group: 'client', meaning: 'no complete answer within the time allowed' },
+  aborted: { group: 'client', meaning: 'the caller aborted the request (AbortSignal)' },
+  response_too_large: { group: 'client', meaning: 'the answer was larger than the client accepts' },
+  unexpected_response: { group: 'client', meaning: 'the service answered a shape the spec does not allow' },
 
-  // Webhook verification (WebhookVerificationError).
-  header_missing: { meaning: 'no Service-Signature header' },
-  header_malformed: { meaning: 'the header is not t=<seconds>,v1=<hex>[,…]' },
-  timestamp_invalid: { meaning: 't is not a whole number of seconds' },
-  timestamp_out_of_tolerance: { meaning: 't is further than the tolerance from now' },
-  signature_mismatch: { meaning: 'no v1 entry matches any configured secret' },
-  body_not_raw: { meaning: 'the body was handed over parsed instead of as the received bytes' },
-  body_not_json: { meaning: 'the signed body is not JSON' },
-  event_invalid: { meaning: 'the signed body is JSON but not a webhook event' },
+  header_missing: {
+    group: 'verification',
+    meaning: 'no Service-Signature header',
+    httpStatus: 401,
+    authenticationFailure: true,
+  },
+  header_malformed: {
+    group: 'verification',
+    meaning: 'the header is not t=<seconds>,v1=<hex>[,…]',
+    httpStatus: 401,
+    authenticationFailure: true,
+  },
+  timestamp_invalid: {
+    group: 'verification',
+    meaning: 't is not a whole number of seconds',
+    httpStatus: 401,
+    authenticationFailure: true,
+  },
+  timestamp_out_of_tolerance: {
+    group: 'verification',
+    meaning: 't is further than the tolerance from now',
+    httpStatus: 401,
+    authenticationFailure: true,
+  },
+  signature_mismatch: {
+    group: 'verification',
+    meaning: 'no v1 entry matches any configured secret',
+    httpStatus: 401,
+    authenticationFailure: true,
+  },
+  // 500, not 400: the partner's mounting lost the bytes; the service's request was fine.
+  body_not_raw: {
+    group: 'verification',
+    meaning: 'the body was handed over parsed instead of as the received bytes',
+    httpStatus: 500,
+  },
+  body_not_json: { group: 'verification', meaning: 'the signed body is not JSON', httpStatus: 400 },
+  event_invalid: {
+    group: 'verification',
+    meaning: 'the signed body is JSON but not a webhook event',
+    httpStatus: 400,
+  },
 
-  // Reading a request body on Node.
-  body_too_large: { meaning: 'the body is larger than the limit', httpStatus: 413 },
-  body_consumed: { meaning: 'a body parser read the body and kept no raw bytes', httpStatus: 500 },
-  body_incomplete: { meaning: 'the client went away before the body was complete', httpStatus: 400 },
-  body_timeout: { meaning: 'the body did not arrive within the time allowed', httpStatus: 408 },
+  body_too_large: { group: 'body', meaning: 'the body is larger than the limit', httpStatus: 413 },
+  body_consumed: {
+    group: 'body',
+    meaning: 'a body parser read the body and kept no raw bytes',
+    httpStatus: 500,
+  },
+  body_incomplete: {
+    group: 'body',
+    meaning: 'the client went away before the body was complete',
+    httpStatus: 400,
+  },
+  body_timeout: {
+    group: 'body',
+    meaning: 'the body did not arrive within the time allowed',
+    httpStatus: 408,
+  },
 
-  // Webhook processing.
-  processing_failed: { meaning: 'the store, the ledger or a listener failed; the service will retry' },
+  in_progress: {
+    group: 'processing',
+    meaning: 'another delivery of the same event is being processed; the service will retry',
+    httpStatus: 409,
+  },
+  processing_failed: {
+    group: 'processing',
+    meaning: 'the store, the ledger or a listener failed; the service will retry',
+    httpStatus: 500,
+  },
+  processing_timeout: {
+    group: 'processing',
+    meaning: 'the store, the ledger or a listener took longer than allowed; the service will retry',
+    httpStatus: 503,
+  },
+  internal_error: {
+    group: 'processing',
+    meaning: 'verifying the webhook failed unexpectedly, not because of the request',
+    httpStatus: 500,
+  },
 
-  // Partner routes: what the browser is answered.
-  unauthenticated: { meaning: 'no signed-in account', httpStatus: 401 },
-  invalid_request: { meaning: 'a field is missing or malformed', httpStatus: 400 },
-  not_found: { meaning: 'no such offer, payment or subscription for this account', httpStatus: 404 },
-  offer_unavailable: { meaning: 'the service will not sell this offer now', httpStatus: 409 },
-  already_owned: { meaning: 'a one-time item the account already has', httpStatus: 409 },
-  trial_used: { meaning: 'the subscriber already had this product’s trial', httpStatus: 409 },
-  conflict: { meaning: 'the subscription is not in a state that allows this', httpStatus: 409 },
-  rate_limited: { meaning: 'the service asked to slow down', httpStatus: 429 },
-  service_unavailable: { meaning: 'the service failed or could not be reached', httpStatus: 502 },
+  unauthenticated: { group: 'route', meaning: 'no signed-in account', httpStatus: 401 },
+  invalid_request: { group: 'route', meaning: 'a field is missing or malformed', httpStatus: 400 },
+  not_found: {
+    group: 'route',
+    meaning: 'no such offer, payment or subscription for this account',
+    httpStatus: 404,
+  },
+  offer_unavailable: { group: 'route', meaning: 'the service will not sell this offer now', httpStatus: 409 },
+  already_owned: { group: 'route', meaning: 'a one-time item the account already has', httpStatus: 409 },
+  trial_used: {
+    group: 'route',
+    meaning: 'the subscriber already had this product’s trial',
+    httpStatus: 409,
+  },
+  conflict: {
+    group: 'route',
+    meaning: 'the subscription is not in a state that allows this',
+    httpStatus: 409,
+  },
+  rate_limited: { group: 'route', meaning: 'the service asked to slow down', httpStatus: 429 },
+  service_unavailable: {
+    group: 'route',
+    meaning: 'the service failed or could not be reached',
+    httpStatus: 502,
+  },
   cross_site_request: {
+    group: 'route',
     meaning: 'a state-changing request from another site, or without its form token',
     httpStatus: 403,
   },
 
-  // Entitlements and offers.
-  entitlement_not_found: { meaning: 'no entitlement for this account and product' },
-  not_consumable: { meaning: 'only CONSUMABLE entitlements have units' },
-  entitlement_revoked: { meaning: 'access has ended' },
-  no_units_left: { meaning: 'every unit bought has been used' },
-  invalid_offer: { meaning: 'an offer does not match the offer schema' },
-  duplicate_offer: { meaning: 'two offers share an offerUid' },
-  mixed_product_types: { meaning: 'offers of one product disagree on the type' },
-} as const satisfies Record<string, { meaning: string; httpStatus?: number }>;
+  access_required: {
+    group: 'access',
+    meaning: 'the account has no access to the product behind the gate',
+    httpStatus: 403,
+  },
+
+  // 503 is the webhook handler's answer when an event overtook the payment that creates the
+  // entitlement; consumeUnit's error carries no status.
+  entitlement_not_found: {
+    group: 'entitlement',
+    meaning: 'no entitlement for this account and product',
+    httpStatus: 503,
+  },
+  not_consumable: { group: 'entitlement', meaning: 'only CONSUMABLE entitlements have units' },
+  entitlement_revoked: { group: 'entitlement', meaning: 'access has ended' },
+  no_units_left: { group: 'entitlement', meaning: 'every unit bought has been used' },
+
+  invalid_offer: { group: 'offer', meaning: 'an offer does not match the offer schema' },
+  duplicate_offer: { group: 'offer', meaning: 'two offers share an offerUid' },
+  mixed_product_types: { group: 'offer', meaning: 'offers of one product disagree on the type' },
+} as const satisfies Record<string, ErrorCodeRow>;
 
 /** A code dcbkit raises itself. */
 export type KitErrorCode = keyof typeof DCB_ERROR_CODES;

@@ -1,8 +1,20 @@
+export {
+  type AnsweredErrorCode,
+  type AuthenticationFailureCode,
+  type CodesOf,
+  codesOf,
+  type HttpStatusOf,
+  httpStatusOf,
+  isAuthenticationFailureCode,
+  isCodeOf,
+} from './code-groups.js';
 export { DcbError, type DcbErrorOptions, isDcbError } from './dcb-error.js';
 export {
   type ApiErrorCode,
   DCB_ERROR_CODES,
   type DcbErrorCode,
+  type ErrorCodeGroup,
+  type ErrorCodeRow,
   isKitErrorCode,
   type KitErrorCode,
   specSaysRetryable,

@@ -1,4 +1,8 @@
+import type { CodesOf } from './code-groups.js';
 import { DcbError } from './dcb-error.js';
+
+/** invalid_env is configFromEnv's alone: it lists every problem at once, never one option. */
+type OptionErrorCode = Exclude<CodesOf<'configuration'>, 'invalid_env'>;
 
 /**
  * How every function of dcbkit refuses its options: a DcbError with code `invalid_option` (or a
@@ -11,7 +15,7 @@ export function optionError(
   where: string,
   option: string,
   problem: string,
-  code: 'invalid_option' | 'environment_mismatch' | 'unknown_client_id_prefix' = 'invalid_option',
+  code: OptionErrorCode = 'invalid_option',
 ): DcbError {
   return new DcbError(code, `${where}: ${option} ${problem}`, { details: { option } });
 }

@@ -1,13 +1,15 @@
+import type { CodesOf } from '../errors/code-groups.js';
 import { DcbError } from '../errors/dcb-error.js';
 
 /**
- * Why the raw body could not be had.
+ * Why the raw body could not be had: the `body` group of DCB_ERROR_CODES, whose rows give the
+ * status to answer.
  * - `body_too_large`: above the size limit (answer 413).
  * - `body_consumed`: a body parser read the stream and did not keep the bytes (answer 500 and fix the mounting).
- * - `body_incomplete`: the client went away or the stream failed mid-body.
+ * - `body_incomplete`: the client went away or the stream failed mid-body (answer 400).
  * - `body_timeout`: the body did not arrive in time (answer 408).
  */
-export type RawBodyErrorCode = 'body_too_large' | 'body_consumed' | 'body_incomplete' | 'body_timeout';
+export type RawBodyErrorCode = CodesOf<'body'>;
 
 export function rawBodyError(
   code: RawBodyErrorCode,

@@ -33,21 +33,21 @@ export async function runNodeWebhook(
       timeoutMs: handler.bodyTimeoutMs,
     });
   } catch (error) {
-    if (isDcbError(error, 'body_too_large')) return refused(413, 'body_too_large');
+    if (isDcbError(error, 'body_too_large')) return refused('body_too_large');
     if (isDcbError(error, 'body_timeout')) {
       // The sender is too slow to wait for: close the connection once the answer is out.
-      const answer = refused(408, 'body_timeout');
+      const answer = refused('body_timeout');
       answer.headers.connection = 'close';
       return answer;
     }
-    if (isDcbError(error, 'body_incomplete')) return refused(400, 'body_incomplete');
+    if (isDcbError(error, 'body_incomplete')) return refused('body_incomplete');
     if (!isDcbError(error, 'body_consumed')) throw error;
     handler.reportError(
       error,
       { source: 'webhook' },
       `dcbkit: the webhook's raw body is gone: a body parser read it first. ${request.mountingHint}`,
     );
-    return refused(500, 'body_not_raw');
+    return refused('body_not_raw');
   }
   return handler({ rawBody, headers: req.headers });
 }

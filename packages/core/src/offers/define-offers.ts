@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CodesOf } from '../errors/code-groups.js';
 import { DcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { type OfferDefinition, type OfferDefinitionInput, offerDefinitionSchema } from '../schemas/offer.js';
@@ -18,7 +19,7 @@ export interface Offers {
  * - `duplicate_offer`: two offers share an offerUid.
  * - `mixed_product_types`: offers of one product disagree on the type; an entitlement has one type.
  */
-export type OfferDefinitionErrorCode = 'invalid_offer' | 'duplicate_offer' | 'mixed_product_types';
+export type OfferDefinitionErrorCode = CodesOf<'offer'>;
 
 function offerError(
   code: OfferDefinitionErrorCode,

@@ -1,11 +1,8 @@
 import { optionError } from '../errors/option-error.js';
 import type { DcbLogger } from '../observability/logger.js';
-import type { ReconcileStore, ReleaseLock } from '../store/reconcile-store.js';
+import { RECONCILE_LOCK, type ReconcileStore, type ReleaseLock } from '../store/reconcile-store.js';
 import type { ReconcileRunOptions } from './reconcile-options.js';
 import type { ReconcileReport } from './reconcile-report.js';
-
-/** The lock every reconciler of a store takes, so that one instance at a time reads. */
-export const RECONCILE_LOCK = 'dcbkit:reconcile';
 
 export interface StartReconcilerOptions extends Omit<ReconcileRunOptions, 'signal'> {
   /** Time between the end of one run and the start of the next. The first run starts at once. */

@@ -1,3 +1,4 @@
+import { httpStatusOf } from '../errors/code-groups.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import { isRouteError } from './route-error.js';
 import type { RouteResult } from './route-result.js';
@@ -20,7 +21,7 @@ export function answerForError(error: unknown): HttpAnswer | undefined {
   const headers: Record<string, string> = { ...JSON_TYPE };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
-  return { status: error.httpStatus ?? 400, headers, body };
+  return { status: httpStatusOf(error.code), headers, body };
 }
 
 export interface AccessDeniedOptions {
@@ -41,5 +42,9 @@ export function answerForDeniedAccess({ redirectTo, productUid }: AccessDeniedOp
     const location = `${redirectTo}${separator}product=${encodeURIComponent(productUid)}`;
     return { status: 303, headers: { location }, body: undefined };
   }
-  return { status: 403, headers: { ...JSON_TYPE }, body: FORBIDDEN_BODY(productUid) };
+  return {
+    status: httpStatusOf('access_required'),
+    headers: { ...JSON_TYPE },
+    body: FORBIDDEN_BODY(productUid),
+  };
 }

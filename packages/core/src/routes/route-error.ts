@@ -1,9 +1,10 @@
+import { type CodesOf, isCodeOf } from '../errors/code-groups.js';
 import { DcbError } from '../errors/dcb-error.js';
 import { DCB_ERROR_CODES } from '../errors/error-codes.js';
 
 /**
- * Why a partner route refused the browser's request. Stable: branch on it, or let the adapter
- * answer its `httpStatus` (from DCB_ERROR_CODES).
+ * Why a partner route refused the browser's request: the `route` group of DCB_ERROR_CODES, whose
+ * rows give each code's meaning and the `httpStatus` the adapters answer. Stable: branch on it.
  * - `unauthenticated` (401): no signed-in account.
  * - `invalid_request` (400): a field is missing or malformed.
  * - `not_found` (404): no such offer, payment or subscription for this account. Someone else's is
@@ -16,30 +17,7 @@ import { DCB_ERROR_CODES } from '../errors/error-codes.js';
  * - `service_unavailable` (502): the service failed or could not be reached.
  * - `cross_site_request` (403): another site's page posted it, or a form came without its token.
  */
-export type RouteErrorCode =
-  | 'unauthenticated'
-  | 'invalid_request'
-  | 'not_found'
-  | 'offer_unavailable'
-  | 'already_owned'
-  | 'trial_used'
-  | 'conflict'
-  | 'rate_limited'
-  | 'service_unavailable'
-  | 'cross_site_request';
-
-const ROUTE_CODES: ReadonlySet<string> = new Set<RouteErrorCode>([
-  'unauthenticated',
-  'invalid_request',
-  'not_found',
-  'offer_unavailable',
-  'already_owned',
-  'trial_used',
-  'conflict',
-  'rate_limited',
-  'service_unavailable',
-  'cross_site_request',
-]);
+export type RouteErrorCode = CodesOf<'route'>;
 
 /** A refusal a partner route answers the browser with (small JSON, no stack, no upstream detail). */
 export function routeError(
@@ -52,5 +30,5 @@ export function routeError(
 
 /** True for the refusals a route answers itself; anything else goes to the app's error handling. */
 export function isRouteError(error: unknown): error is DcbError<RouteErrorCode> {
-  return error instanceof DcbError && ROUTE_CODES.has(error.code);
+  return error instanceof DcbError && isCodeOf('route', error.code);
 }

@@ -3,7 +3,7 @@
 // reconcile deadline a SQL store indexes), and the conformance suites that prove a store keeps them.
 
 export { decide, factsOf } from '../access/decide.js';
-export { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from '../access/facts.js';
+export type { EntitlementFacts, KnownFacts } from '../access/facts.js';
 export {
   type DueCheck,
   type DueReason,
@@ -32,6 +32,7 @@ export {
   isReconcileStore,
   type PendingPayment,
   type PendingPaymentsQuery,
+  RECONCILE_LOCK,
   type ReconcileStore,
   type ReleaseLock,
 } from './reconcile-store.js';

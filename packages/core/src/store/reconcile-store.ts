@@ -29,6 +29,9 @@ export interface ReconcileStore {
   tryLock(name: string): Promise<ReleaseLock | undefined>;
 }
 
+/** The lock every reconciler of a store takes, so that one instance at a time reads. */
+export const RECONCILE_LOCK = 'dcbkit:reconcile';
+
 const RECONCILE_METHODS = [
   'listDueEntitlements',
   'markReconciled',

@@ -26,7 +26,7 @@ import type { RawBody } from './hmac.js';
 import { SIGNATURE_HEADER } from './signature-header.js';
 import { checkTolerance, verifyWebhook } from './verify-webhook.js';
 import { IN_PROGRESS_RETRY_SECONDS, received, refused, UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
-import { isAuthenticationFailure, WebhookVerificationError } from './webhook-verification-error.js';
+import { WebhookVerificationError } from './webhook-verification-error.js';
 
 /** How long the store, the ledger and your listeners may take for one delivery, by default. */
 export const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
@@ -142,15 +142,15 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         { source: 'webhook' },
         'dcbkit: verifying a webhook failed unexpectedly; answered 500.',
       );
-      return refused(500, 'internal_error');
+      return refused('internal_error');
     }
     if (error.code === 'body_not_raw') {
       // The partner's mounting mistake, not the service's: say how to fix it, loudly.
       reportError(error, { source: 'webhook' }, `dcbkit: ${error.message}`);
-      return refused(500, 'body_not_raw');
+      return refused('body_not_raw');
     }
     logger.warn?.({ code: error.code }, `dcbkit: webhook refused (${error.code}).`);
-    return refused(isAuthenticationFailure(error.code) ? 401 : 400, error.code);
+    return refused(error.code);
   }
 
   async function process(event: WebhookEvent, key: string): Promise<HttpAnswer> {
@@ -161,7 +161,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
       );
       await ledger.release(key);
-      return refused(503, 'entitlement_not_found', UNMATCHED_RETRY_SECONDS);
+      return refused('entitlement_not_found', UNMATCHED_RETRY_SECONDS);
     }
     if (applied.outcome === 'unknown_offer') {
       logger.warn?.(
@@ -214,13 +214,11 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
           ),
         );
     }
-    return timedOut
-      ? refused(503, 'processing_timeout', IN_PROGRESS_RETRY_SECONDS)
-      : refused(500, 'processing_failed');
+    return timedOut ? refused('processing_timeout', IN_PROGRESS_RETRY_SECONDS) : refused('processing_failed');
   }
 
   async function handleWebhook(request: WebhookRequest): Promise<HttpAnswer> {
-    if (byteLength(request.rawBody) > maxBodyBytes) return refused(413, 'body_too_large');
+    if (byteLength(request.rawBody) > maxBodyBytes) return refused('body_too_large');
     let event: WebhookEvent;
     try {
       event = verifyWebhook({
@@ -241,7 +239,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         const key = eventKey(event);
         const claim: ClaimResult = await ledger.claim(key);
         if (claim === 'duplicate') return received('duplicate');
-        if (claim === 'in_progress') return refused(409, 'in_progress', IN_PROGRESS_RETRY_SECONDS);
+        if (claim === 'in_progress') return refused('in_progress', IN_PROGRESS_RETRY_SECONDS);
         claimed = key;
         return process(event, key);
       });

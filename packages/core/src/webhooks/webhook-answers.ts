@@ -1,3 +1,4 @@
+import { type AnsweredErrorCode, httpStatusOf } from '../errors/code-groups.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 
 /**
@@ -28,9 +29,15 @@ export function received(outcome: WebhookOutcome): HttpAnswer {
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body: RECEIVED_BODIES[outcome] };
 }
 
-/** A refusal with its code, and the delay after which the service should retry, when there is one. */
-export function refused(status: number, error: string, retryAfterSeconds?: number): HttpAnswer {
+/**
+ * A refusal with its code, answered with the code's status from DCB_ERROR_CODES, and the delay
+ * after which the service should retry, when there is one.
+ *
+ * @example
+ * return refused('in_progress', IN_PROGRESS_RETRY_SECONDS); // 409, Retry-After: 5
+ */
+export function refused(error: AnsweredErrorCode, retryAfterSeconds?: number): HttpAnswer {
   const headers: Record<string, string> = { 'content-type': JSON_TYPE };
   if (retryAfterSeconds !== undefined) headers['retry-after'] = String(retryAfterSeconds);
-  return { status, headers, body: JSON.stringify({ received: false, error }) };
+  return { status: httpStatusOf(error), headers, body: JSON.stringify({ received: false, error }) };
 }

@@ -1,7 +1,13 @@
+import {
+  type AuthenticationFailureCode,
+  type CodesOf,
+  isAuthenticationFailureCode,
+} from '../errors/code-groups.js';
 import { DcbError } from '../errors/dcb-error.js';
 
 /**
- * Why a webhook was refused. Stable: branch on it, log it, count it.
+ * Why a webhook was refused: the `verification` group of DCB_ERROR_CODES. Stable: branch on it,
+ * log it, count it.
  * - `header_missing`: no Service-Signature header.
  * - `header_malformed`: not `t=<seconds>,v1=<hex>[,...]`, or no v1 entry.
  * - `timestamp_invalid`: `t` is not a whole number of seconds.
@@ -11,15 +17,7 @@ import { DcbError } from '../errors/dcb-error.js';
  * - `body_not_json`: the signed body is not JSON.
  * - `event_invalid`: the signed body is JSON but not a webhook event.
  */
-export type WebhookVerificationCode =
-  | 'header_missing'
-  | 'header_malformed'
-  | 'timestamp_invalid'
-  | 'timestamp_out_of_tolerance'
-  | 'signature_mismatch'
-  | 'body_not_raw'
-  | 'body_not_json'
-  | 'event_invalid';
+export type WebhookVerificationCode = CodesOf<'verification'>;
 
 /** The one error verifyWebhook throws; its `code` says which check failed. Never carries a secret or the signature. */
 export class WebhookVerificationError extends DcbError<WebhookVerificationCode> {
@@ -31,13 +29,10 @@ export class WebhookVerificationError extends DcbError<WebhookVerificationCode> 
   }
 }
 
-/** Codes that mean the request did not prove it came from the service (as opposed to a bad body). */
-export function isAuthenticationFailure(code: WebhookVerificationCode): boolean {
-  return (
-    code === 'header_missing' ||
-    code === 'header_malformed' ||
-    code === 'timestamp_invalid' ||
-    code === 'timestamp_out_of_tolerance' ||
-    code === 'signature_mismatch'
-  );
+/**
+ * Codes that mean the request did not prove it came from the service (401), as opposed to a bad
+ * body (400): the rows of DCB_ERROR_CODES marked `authenticationFailure`.
+ */
+export function isAuthenticationFailure(code: WebhookVerificationCode): code is AuthenticationFailureCode {
+  return isAuthenticationFailureCode(code);
 }

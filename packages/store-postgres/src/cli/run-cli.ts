@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { configFromEnv, createClient, defineOffers, RECONCILE_LOCK, reconcile } from '@dcbkit/core';
+import { configFromEnv, createClient, defineOffers, reconcile } from '@dcbkit/core';
+import { RECONCILE_LOCK } from '@dcbkit/core/store';
 import type { SqlStore } from '../connect/create-sql-store.js';
 import { pgliteStore } from '../connect/pglite-store.js';
 import { postgresStore } from '../connect/postgres-store.js';

@@ -1,7 +1,7 @@
-import { createSqlStore, type SqlStore, type SqlStoreOptions } from './create-sql-store.js';
 import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { fromPglite, type PgliteLike } from '../executor/from-pglite.js';
 import type { MigrateResult } from '../schema/migrate.js';
+import { createSqlStore, type SqlStore, type SqlStoreOptions } from './create-sql-store.js';
 
 export interface PgliteStoreOptions extends SqlStoreOptions {
   /** Your PGlite instance; you close it. Or leave it out and pass `dataDir`. */

@@ -1,7 +1,7 @@
-import { createSqlStore, type SqlStore, type SqlStoreOptions } from './create-sql-store.js';
 import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { fromPg, type PgPoolLike } from '../executor/from-pg.js';
 import { lazyPgPool } from '../executor/lazy-pg-pool.js';
+import { createSqlStore, type SqlStore, type SqlStoreOptions } from './create-sql-store.js';
 
 export interface PostgresStoreOptions extends SqlStoreOptions {
   /**

@@ -1,4 +1,4 @@
-import type { EntitlementFacts, KnownFacts } from '@dcbkit/core';
+import type { EntitlementFacts, KnownFacts } from '@dcbkit/core/store';
 
 /** What the statements' `known` columns answer about an update's facts. */
 export interface KnownRow {
