@@ -2,7 +2,7 @@ import { copyFile } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', cli: 'src/cli.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', cli: 'src/cli/main.ts' },
   format: ['esm', 'cjs'],
   dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } },
   clean: true,

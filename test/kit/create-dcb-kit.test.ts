@@ -60,8 +60,8 @@ describe('createDcbKit', () => {
     expect(() =>
       createDcbKit({ client: { ...client, clientId: 'svc_live_x' }, webhookSecrets: 'w', offers: [] }),
     ).toThrow(expect.objectContaining({ code: 'environment_mismatch' }));
-    const badReturn = createDcbKit({ client, webhookSecrets: 'w', offers: [], returnUrl: 'not a url' });
-    expect(() => badReturn.routes).toThrow(
+    // A return URL that is not an absolute http(s) URL is refused at creation, with the rest.
+    expect(() => createDcbKit({ client, webhookSecrets: 'w', offers: [], returnUrl: 'not a url' })).toThrow(
       expect.objectContaining({ code: 'invalid_option', details: { option: 'returnUrl' } }),
     );
     const kit = createDcbKit({ client, webhookSecrets: 'w', offers: [] });

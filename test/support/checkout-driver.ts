@@ -1,5 +1,5 @@
 import type { Sandbox } from '@dcbkit/sandbox';
-import { CheckoutBrowser } from '../../packages/sandbox/src/test-support/checkout-browser.js';
+import { CheckoutBrowser } from '@dcbkit/sandbox/testing';
 
 /**
  * Pays on the sandbox's checkout pages the way a person would, by PIN on Wi-Fi, and returns the

@@ -29,25 +29,20 @@ export {
   TEST_NUMBER_OUTCOMES,
   type TestNumberOutcome,
 } from './config/config-schema.js';
+export { CLIENT_ID_PREFIX, type EnvironmentName } from './config/environment-config.js';
 export type { TextPosition } from './config/json-position.js';
+export { defaultSandboxConfig, loadSandboxConfig, parseSandboxConfig } from './config/load-config.js';
+export { offerDefinitionsOf } from './config/offer-definitions.js';
 export {
   type ConfigIssue,
-  defaultSandboxConfig,
-  loadSandboxConfig,
-  parseSandboxConfig,
   SandboxConfigError,
-} from './config/load-config.js';
-export { offerDefinitionsOf } from './config/offer-definitions.js';
-export { CLIENT_ID_PREFIX, type EnvironmentName } from './environment/environment-config.js';
-export { SandboxPortInUseError } from './environment/port-in-use-error.js';
+  type SandboxConfigErrorCode,
+} from './config/sandbox-config-error.js';
+export { SandboxPortInUseError } from './http/port-in-use-error.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
-export {
-  type EnvironmentCredentials,
-  type Sandbox,
-  type SandboxEnvironment,
-  type StartSandboxOptions,
-  startSandbox,
-} from './start-sandbox.js';
+export type { EnvironmentCredentials, SandboxEnvironment } from './sandbox/environment-view.js';
+export { type Sandbox, type StartSandboxOptions, startSandbox } from './sandbox/start-sandbox.js';
+export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';
 export type {
   AttemptChaos,

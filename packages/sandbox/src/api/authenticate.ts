@@ -1,7 +1,7 @@
 import type { Catalog } from '../config/catalog.js';
 import type { ApplicationCapability, ApplicationConfig } from '../config/config-schema.js';
 import type { RouteRequest } from '../http/router.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { TokenStore } from './token-store.js';
 

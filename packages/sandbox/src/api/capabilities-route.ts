@@ -4,7 +4,7 @@ import type { Catalog } from '../config/catalog.js';
 import type { OperatorConfig } from '../config/config-schema.js';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { type AuthenticationDeps, authenticate } from './authenticate.js';
 
 /** The `operator` of an answer that covers every operator of the country. */

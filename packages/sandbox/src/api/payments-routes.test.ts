@@ -1,6 +1,6 @@
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../start-sandbox.js';
+import type { Sandbox } from '../sandbox/start-sandbox.js';
 import {
   apiGet,
   apiPost,
@@ -11,8 +11,8 @@ import {
   newIdempotencyKey,
   paymentBody,
 } from '../test-support/api-client.js';
-import { CheckoutBrowser } from '../test-support/checkout-browser.js';
 import { addApplication, startTestSandbox, TEST_START } from '../test-support/sandbox-fixture.js';
+import { CheckoutBrowser } from '../testing/checkout-browser.js';
 
 let sandbox: Sandbox;
 afterEach(() => sandbox.close());

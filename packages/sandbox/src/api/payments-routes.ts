@@ -1,9 +1,9 @@
 import { checkCreatePaymentRequest, isValidIdempotencyKey } from '@dcbkit/core/schemas';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
-import { toPaymentView } from '../payments/payment-record.js';
 import type { PaymentService } from '../payments/payment-service.js';
-import { ApiError } from './api-error.js';
+import { toPaymentView } from '../records/payment-record.js';
+import { ApiError } from '../shared/api-error.js';
 import { type AuthenticationDeps, authenticate } from './authenticate.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import { readJsonBody } from './read-json-body.js';

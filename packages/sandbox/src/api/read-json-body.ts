@@ -1,6 +1,6 @@
 import { mediaType } from '../http/read-body.js';
 import type { RouteRequest } from '../http/router.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../shared/api-error.js';
 
 /** The JSON body of an API request. Throws VAL-002 for another media type or malformed JSON. */
 export function readJsonBody(request: RouteRequest): unknown {

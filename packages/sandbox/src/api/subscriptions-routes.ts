@@ -1,9 +1,9 @@
 import { type SubscriptionCancelRequest, subscriptionCancelRequestSchema } from '@dcbkit/core/schemas';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
+import { toSubscriptionView } from '../records/subscription-record.js';
+import { ApiError } from '../shared/api-error.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
-import { toSubscriptionView } from '../subscriptions/subscription-record.js';
-import { ApiError } from './api-error.js';
 import { type AuthenticationDeps, authenticate } from './authenticate.js';
 import { readJsonBody } from './read-json-body.js';
 

@@ -1,9 +1,9 @@
 import type { Catalog } from '../config/catalog.js';
-import type { GoLiveReview } from '../environment/go-live-review.js';
+import type { GoLiveReview } from '../go-live/go-live-review.js';
 import { mediaType, parseForm } from '../http/read-body.js';
 import { jsonReply, type Reply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import type { TokenStore } from './token-store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../clock/clock.js';
-import type { EnvironmentName } from '../environment/environment-config.js';
+import type { EnvironmentName } from '../config/environment-config.js';
 
 /** The spec's token lifetime. */
 export const TOKEN_LIFETIME_SECONDS = 3600;

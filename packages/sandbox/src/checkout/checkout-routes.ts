@@ -1,241 +1,163 @@
-import { randomInt } from 'node:crypto';
-import type { ConsentMethod } from '@dcbkit/core';
 import { consentMethodSchema } from '@dcbkit/core/schemas';
-import type { SandboxClock } from '../clock/clock.js';
-import type { Catalog } from '../config/catalog.js';
-import type { EnvironmentName } from '../environment/environment-config.js';
+import type { EnvironmentName } from '../config/environment-config.js';
+import type { ConsentRefusal, ConsentSession } from '../consent/consent-session.js';
 import { parseForm } from '../http/read-body.js';
 import { type Reply, redirectReply } from '../http/reply.js';
 import type { RouteRequest, Router } from '../http/router.js';
-import { consentMethodsFor, consentPlan, type Network } from '../operator/consent-methods.js';
-import type { SmsInbox } from '../operator/sms-inbox.js';
-import type { PaymentRecord } from '../payments/payment-record.js';
+import type { Network } from '../operator/consent-methods.js';
 import type { PaymentService } from '../payments/payment-service.js';
+import type { PaymentRecord } from '../records/payment-record.js';
+import type { CheckoutFlow, StepResult } from './checkout-flow.js';
 import {
   consentStepPage,
   notFoundPage,
   numberStepPage,
-  offerName,
-  offerPrice,
   processingPage,
   resultPage,
   returnUrlFor,
 } from './checkout-pages.js';
-import type { CheckoutSessions, ConsentSession } from './checkout-sessions.js';
 import { htmlReply, type PageOptions } from './layout.js';
 import { type Locale, negotiateLocale } from './locale.js';
-import { messagesFor } from './messages.js';
+import { type Messages, messagesFor } from './messages.js';
 
 export interface CheckoutDeps {
-  catalog: Catalog;
-  clock: SandboxClock;
   payments: PaymentService;
-  sessions: CheckoutSessions;
-  sms: SmsInbox;
+  flow: CheckoutFlow;
+  /** Shown on the consent step of the MO_SMS method. */
+  shortCode: string;
+  pinLength: number;
   /** Which environment's checkout host this is; every page says so. */
   environment: EnvironmentName;
 }
 
-interface CheckoutContext {
-  request: RouteRequest;
+interface CheckoutRequest {
   payment: PaymentRecord;
   locale: Locale;
   form: URLSearchParams;
 }
 
-type StepHandler = (context: CheckoutContext) => Reply;
+type StepHandler = (request: CheckoutRequest) => Reply;
 
 /**
  * The checkout host at /c/{paymentUid}: plain HTML forms, one POST per step, each answered with a
  * redirect back to the page (post/redirect/get) or, for a refusal, the same step with the reason.
+ * These routes only translate HTTP: the flow and its consent session decide.
  */
 export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
-  const { catalog, clock, payments, sessions, sms, environment } = deps;
-  const policy = catalog.config.consentPolicy;
+  const { payments, flow, environment } = deps;
 
-  const page = (context: Pick<CheckoutContext, 'payment'>, status: number, options: PageOptions): Reply =>
+  const page = (payment: PaymentRecord, status: number, options: PageOptions): Reply =>
     htmlReply(status, options, {
-      framable: context.payment.request.presentation === 'embedded',
-      formTargets: [new URL(context.payment.request.returnUrl).origin],
+      framable: payment.request.presentation === 'embedded',
+      formTargets: [new URL(payment.request.returnUrl).origin],
     });
-  const backToPage = (payment: PaymentRecord) =>
-    redirectReply(`/c/${encodeURIComponent(payment.paymentUid)}`);
 
-  const showNumberStep = (
-    context: CheckoutContext,
+  const numberStep = (
+    { payment, locale }: CheckoutRequest,
     status: number,
-    error?: string,
-    typed?: string,
-    network?: Network,
+    shown: { error?: string; typed?: string; network?: Network } = {},
   ): Reply => {
-    const prefill = context.payment.request.prefill;
+    const prefill = payment.request.prefill;
     const locked = prefill?.msisdnEditable === false;
     return page(
-      context,
+      payment,
       status,
       numberStepPage({
-        payment: context.payment,
-        locale: context.locale,
+        payment,
+        locale,
         environment,
-        msisdn: locked ? (prefill?.msisdn ?? '') : (typed ?? prefill?.msisdn ?? ''),
+        msisdn: locked ? (prefill?.msisdn ?? '') : (shown.typed ?? prefill?.msisdn ?? ''),
         locked,
-        network: network ?? 'MOBILE_DATA',
-        ...(error !== undefined ? { error } : {}),
+        network: shown.network ?? 'MOBILE_DATA',
+        ...(shown.error !== undefined ? { error: shown.error } : {}),
       }),
     );
   };
 
-  const showConsentStep = (
-    context: CheckoutContext,
+  const consentStep = (
+    { payment, locale }: CheckoutRequest,
     session: ConsentSession,
     status: number,
     error?: string,
   ): Reply =>
     page(
-      context,
+      payment,
       status,
       consentStepPage({
-        payment: context.payment,
+        payment,
         session,
-        locale: context.locale,
+        locale,
         environment,
-        shortCode: policy.moSms.shortCode,
-        pinLength: policy.pin.length,
-        canChangeNumber: context.payment.request.prefill?.msisdnEditable !== false,
+        shortCode: deps.shortCode,
+        pinLength: deps.pinLength,
+        canChangeNumber: payment.request.prefill?.msisdnEditable !== false,
         ...(error !== undefined ? { error } : {}),
       }),
     );
 
-  const sendPin = (context: CheckoutContext, session: ConsentSession): void => {
-    const code = String(randomInt(0, 10 ** policy.pin.length)).padStart(policy.pin.length, '0');
-    session.pin = {
-      code,
-      expiresAt: new Date(clock.now().getTime() + policy.pin.ttlSeconds * 1000),
-      attemptsLeft: policy.pin.maxAttempts,
-    };
-    const { offer } = context.payment;
-    sms.record({
-      direction: 'MT',
-      from: session.line.operator.name,
-      to: session.line.msisdn,
-      text: messagesFor(context.locale).pinSms(
-        code,
-        offerName(offer, context.locale),
-        offerPrice(offer, context.locale),
-      ),
-      paymentUid: context.payment.paymentUid,
-    });
-  };
+  /** A consent-step result as a reply: a refusal shows the step again, anything else moves on. */
+  const answer = (request: CheckoutRequest, result: StepResult): Reply =>
+    result.kind === 'consent-refused'
+      ? consentStep(request, result.session, 422, refusalText(messagesFor(request.locale), result.refusal))
+      : backToPage(request.payment);
 
-  const openMethod = (context: CheckoutContext, session: ConsentSession, method: ConsentMethod): void => {
-    session.method = method;
-    if (method === 'PIN' && !session.pin) sendPin(context, session);
-    if (method === 'MO_SMS' && !session.keyword) session.keyword = `PAY ${randomInt(1000, 10_000)}`;
-  };
-
-  const giveConsent = (context: CheckoutContext, session: ConsentSession): Reply => {
-    sessions.delete(context.payment.paymentUid);
-    payments.consent(context.payment, session.line);
-    return backToPage(context.payment);
-  };
-
-  const view: StepHandler = (context) => {
-    const { payment } = context;
+  const view: StepHandler = (request) => {
+    const { payment, locale } = request;
     if (payment.status === 'REQUIRES_ACTION') {
-      const session = sessions.get(payment.paymentUid);
-      return session ? showConsentStep(context, session, 200) : showNumberStep(context, 200);
+      const session = flow.session(payment.paymentUid);
+      return session ? consentStep(request, session, 200) : numberStep(request, 200);
     }
     if (payment.status === 'PROCESSING')
-      return page(context, 200, processingPage(payment, { locale: context.locale, environment }));
+      return page(payment, 200, processingPage(payment, { locale, environment }));
     if (payment.status === 'SUCCEEDED' && payment.request.presentation !== 'embedded') {
       return redirectReply(returnUrlFor(payment));
     }
-    return page(context, 200, resultPage(payment, { locale: context.locale, environment }));
+    return page(payment, 200, resultPage(payment, { locale, environment }));
   };
 
-  const submitNumber: StepHandler = (context) => {
-    const { payment, form, locale } = context;
+  const submitNumber: StepHandler = (request) => {
+    const { payment, form, locale } = request;
     const t = messagesFor(locale);
     const prefill = payment.request.prefill;
     const typed = prefill?.msisdnEditable === false ? (prefill.msisdn ?? '') : (form.get('msisdn') ?? '');
     const network: Network = form.get('network') === 'WIFI' ? 'WIFI' : 'MOBILE_DATA';
-    const line = payments.checkLine(payment.clientId, payment.offer, payment.request.operator, typed);
-    if (!line.ok)
-      return showNumberStep(context, 422, `${t.refusal[line.code]} (${line.code})`, typed, network);
-    const methods = consentPlan(consentMethodsFor(line.operator, payment.offer, policy), network);
-    const [first] = methods;
-    if (first === undefined) return showNumberStep(context, 422, t.noMethodOnWifi, typed, network);
-    const session: ConsentSession = { line, network, methods, method: first };
-    openMethod(context, session, first);
-    sessions.set(payment.paymentUid, session);
-    return backToPage(payment);
-  };
-
-  const withSession =
-    (handler: (context: CheckoutContext, session: ConsentSession) => Reply): StepHandler =>
-    (context) => {
-      const session = sessions.get(context.payment.paymentUid);
-      return session ? handler(context, session) : backToPage(context.payment);
-    };
-
-  const submitPin = withSession((context, session) => {
-    const t = messagesFor(context.locale);
-    const pin = session.pin;
-    if (session.method !== 'PIN' || !pin) return backToPage(context.payment);
-    if (clock.now().getTime() > pin.expiresAt.getTime())
-      return showConsentStep(context, session, 422, t.pinExpired);
-    if ((context.form.get('pin') ?? '').trim() === pin.code) return giveConsent(context, session);
-    pin.attemptsLeft--;
-    if (pin.attemptsLeft > 0) return showConsentStep(context, session, 422, t.pinWrong(pin.attemptsLeft));
-    sessions.delete(context.payment.paymentUid);
-    payments.abandon(context.payment, 'CONSENT_FAILED');
-    return backToPage(context.payment);
-  });
-
-  const resendPin = withSession((context, session) => {
-    if (session.method === 'PIN') sendPin(context, session);
-    return backToPage(context.payment);
-  });
-
-  const confirmHeaderEnrichment = withSession((context, session) =>
-    session.method === 'HEADER_ENRICHMENT' && session.network === 'MOBILE_DATA'
-      ? giveConsent(context, session)
-      : backToPage(context.payment),
-  );
-
-  const sendKeyword = withSession((context, session) => {
-    if (session.method !== 'MO_SMS' || !session.keyword) return backToPage(context.payment);
-    const text = (context.form.get('keyword') ?? '').trim();
-    sms.record({
-      direction: 'MO',
-      from: session.line.msisdn,
-      to: policy.moSms.shortCode,
-      text,
-      paymentUid: context.payment.paymentUid,
-    });
-    if (text.toUpperCase() !== session.keyword) {
-      return showConsentStep(context, session, 422, messagesFor(context.locale).keywordWrong);
+    const result = flow.submitNumber(payment, typed, network, locale);
+    if (result.kind === 'number-refused') {
+      return numberStep(request, 422, {
+        error: `${t.refusal[result.code]} (${result.code})`,
+        typed,
+        network,
+      });
     }
-    return giveConsent(context, session);
-  });
-
-  const switchMethod = withSession((context, session) => {
-    const method = consentMethodSchema.safeParse(context.form.get('method'));
-    if (method.success && session.methods.includes(method.data)) openMethod(context, session, method.data);
-    return backToPage(context.payment);
-  });
-
-  const changeNumber: StepHandler = (context) => {
-    if (context.payment.request.prefill?.msisdnEditable !== false)
-      sessions.delete(context.payment.paymentUid);
-    return backToPage(context.payment);
+    if (result.kind === 'no-method')
+      return numberStep(request, 422, { error: t.noMethodOnWifi, typed, network });
+    return answer(request, result);
   };
 
-  const abandon: StepHandler = (context) => {
-    sessions.delete(context.payment.paymentUid);
-    payments.abandon(context.payment, 'ABANDONED');
-    return backToPage(context.payment);
+  const submitPin: StepHandler = (request) =>
+    answer(request, flow.submitPin(request.payment, request.form.get('pin') ?? '', request.locale));
+
+  const resendPin: StepHandler = (request) =>
+    answer(request, flow.resendPin(request.payment, request.locale));
+
+  const confirmHeaderEnrichment: StepHandler = (request) =>
+    answer(request, flow.confirmHeaderEnrichment(request.payment, request.locale));
+
+  const sendKeyword: StepHandler = (request) =>
+    answer(request, flow.sendKeyword(request.payment, request.form.get('keyword') ?? '', request.locale));
+
+  const switchMethod: StepHandler = (request) => {
+    const method = consentMethodSchema.safeParse(request.form.get('method'));
+    return answer(
+      request,
+      flow.switchMethod(request.payment, method.success ? method.data : undefined, request.locale),
+    );
   };
+
+  const changeNumber: StepHandler = (request) =>
+    answer(request, flow.changeNumber(request.payment, request.locale));
+
+  const abandon: StepHandler = (request) => answer(request, flow.abandon(request.payment));
 
   const checkoutRoute =
     (handler: StepHandler, method: 'GET' | 'POST') =>
@@ -246,7 +168,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
       // A step posted after the payment moved on (paid, expired, cancelled) just shows where it is now.
       if (method === 'POST' && payment.status !== 'REQUIRES_ACTION') return backToPage(payment);
       const form = method === 'POST' ? parseForm(request.body) : new URLSearchParams();
-      return handler({ request, payment, locale, form });
+      return handler({ payment, locale, form });
     };
 
   router
@@ -259,6 +181,21 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
     .add('POST', '/c/:paymentUid/method', checkoutRoute(switchMethod, 'POST'))
     .add('POST', '/c/:paymentUid/change-number', checkoutRoute(changeNumber, 'POST'))
     .add('POST', '/c/:paymentUid/abandon', checkoutRoute(abandon, 'POST'));
+}
+
+function backToPage(payment: PaymentRecord): Reply {
+  return redirectReply(`/c/${encodeURIComponent(payment.paymentUid)}`);
+}
+
+function refusalText(t: Messages, refusal: ConsentRefusal): string {
+  switch (refusal.reason) {
+    case 'pin-expired':
+      return t.pinExpired;
+    case 'pin-wrong':
+      return t.pinWrong(refusal.attemptsLeft);
+    case 'keyword-wrong':
+      return t.keywordWrong;
+  }
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

@@ -80,7 +80,7 @@ describe('runCli', () => {
 
 describe('the dcbkit-sandbox process', () => {
   it('exits with the code runCli chose', async () => {
-    const cli = fileURLToPath(new URL('../cli.ts', import.meta.url));
+    const cli = fileURLToPath(new URL('./main.ts', import.meta.url));
     const tsx = fileURLToPath(new URL('../../../../node_modules/.bin/tsx', import.meta.url));
     const exit = (argv: string[]) =>
       new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {

@@ -1,8 +1,10 @@
-import { CLI_HELP, CliUsageError, parseCliArgs, startupBanner } from '../cli-args.js';
-import { SandboxConfigError } from '../config/load-config.js';
-import { SandboxPortInUseError } from '../environment/port-in-use-error.js';
-import { type Sandbox, startSandbox } from '../start-sandbox.js';
+import { SandboxConfigError } from '../config/sandbox-config-error.js';
+import { SandboxPortInUseError } from '../http/port-in-use-error.js';
+import { type Sandbox, startSandbox } from '../sandbox/start-sandbox.js';
+import { CLI_HELP } from './cli-help.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
+import { CliUsageError, parseCliArgs } from './parse-cli-args.js';
+import { startupBanner } from './startup-banner.js';
 import { SANDBOX_VERSION } from './version.js';
 
 export interface CliIo {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SandboxError } from '../shared/sandbox-error.js';
 import { createClock } from './clock.js';
 
 const START = '2030-01-01T00:00:00.000Z';
@@ -59,10 +60,15 @@ describe('createClock (frozen)', () => {
     clock.close();
   });
 
-  it('refuses to go backwards', async () => {
+  it('refuses to go backwards, and a start that is no date, with typed errors', async () => {
     const clock = createClock({ start: START, frozen: true });
-    await expect(clock.advance(-1)).rejects.toThrow(RangeError);
+    await expect(clock.advance(-1)).rejects.toSatisfy(
+      (error) => error instanceof SandboxError && error.code === 'invalid_clock_advance',
+    );
     clock.close();
+    expect(() => createClock({ start: 'not a date' })).toThrow(
+      expect.objectContaining({ name: 'SandboxError', code: 'invalid_clock_start' }),
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import { SandboxError } from '../shared/sandbox-error.js';
 import { type QueuedTask, TaskQueue } from './task-queue.js';
 
 /** A task the clock runs once its time has come. */
@@ -62,7 +63,9 @@ const MAX_TIMER_MS = 2_147_483_647;
 export function createClock(options: CreateClockOptions = {}): SandboxClock {
   const frozen = options.frozen ?? false;
   const startMs = options.start === undefined ? Date.now() : new Date(options.start).getTime();
-  if (Number.isNaN(startMs)) throw new TypeError('createClock: start must be a valid date.');
+  if (Number.isNaN(startMs)) {
+    throw new SandboxError('invalid_clock_start', 'createClock: start must be a valid date.');
+  }
   // Real mode: sandbox time = wall time + offset. Frozen mode: sandbox time = frozenMs.
   let offsetMs = startMs - Date.now();
   let frozenMs = startMs;
@@ -144,7 +147,12 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
     },
     advance(seconds) {
       if (!Number.isFinite(seconds) || seconds < 0) {
-        return Promise.reject(new RangeError('SandboxClock.advance: seconds must be a finite number >= 0.'));
+        return Promise.reject(
+          new SandboxError(
+            'invalid_clock_advance',
+            'SandboxClock.advance: seconds must be a finite number >= 0.',
+          ),
+        );
       }
       return serialize(async () => {
         const target = nowMs() + seconds * 1000;

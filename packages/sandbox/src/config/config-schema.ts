@@ -1,11 +1,13 @@
-import {
-  consentMethodSchema,
-  e164Schema,
-  offerDefinitionSchema,
-  offerTypeSchema,
-} from '@dcbkit/core/schemas';
+import { consentMethodSchema, offerDefinitionSchema, offerTypeSchema } from '@dcbkit/core/schemas';
 import { z } from 'zod';
 import { chaosSettingsSchema, noChaos } from './chaos-settings.js';
+
+/**
+ * A number as the service takes it: "+", then 2 to 15 digits, the first not 0. The rule core applies
+ * to `prefill.msisdn`; core no longer exports its schema, and test numbers and the checkout's number
+ * step must accept exactly what the API does.
+ */
+export const e164Schema = z.string().regex(/^\+[1-9][0-9]{1,14}$/, 'an E.164 number such as "+21620000000"');
 
 /** Route families an application may be allowed to call. */
 export const APPLICATION_CAPABILITIES = ['payments', 'capabilities', 'subscriptions'] as const;

@@ -21,9 +21,12 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 /**
- * The offset of the first JSON syntax error in `text`, or undefined when it is valid JSON. V8's
- * messages give a position for some errors only ("Unexpected token ']', ... is not valid JSON" has
- * none), so this walks the text itself: a recursive descent over RFC 8259, bounded by the text.
+ * The offset of the first JSON syntax error in `text`, or undefined when it is valid JSON. Node's
+ * JSON.parse message gives no position for the commonest mistakes (Node 20: "Unexpected token ']',
+ * ... is not valid JSON" for a trailing comma in an array or a missing value, "Unexpected end of
+ * JSON input" for a truncated file), and jsonc-parser points at a string's opening quote rather
+ * than at the bad character inside it, so this walks the text itself: a recursive descent over
+ * RFC 8259, bounded by the text, run only once JSON.parse has failed.
  */
 export function jsonSyntaxErrorOffset(text: string): number | undefined {
   let at = 0;

@@ -3,13 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { offerDefinitionSchema } from '@dcbkit/core/schemas';
 import { describe, expect, it } from 'vitest';
-import {
-  defaultSandboxConfig,
-  loadSandboxConfig,
-  parseSandboxConfig,
-  SandboxConfigError,
-} from './load-config.js';
+import { defaultSandboxConfig, loadSandboxConfig, parseSandboxConfig } from './load-config.js';
 import { offerDefinitionsOf } from './offer-definitions.js';
+import { SandboxConfigError } from './sandbox-config-error.js';
 
 function withChange(
   change: (config: Record<string, unknown> & ReturnType<typeof defaultSandboxConfig>) => void,
@@ -114,7 +110,11 @@ describe('loadSandboxConfig', () => {
   });
 
   it('says which file is unreadable or not JSON', () => {
-    expect(() => loadSandboxConfig(join(dir, 'missing.json'))).toThrow(/Cannot read sandbox config/);
+    const missing = catchError(() => loadSandboxConfig(join(dir, 'missing.json')));
+    expect(missing).toMatchObject({
+      code: 'config_unreadable',
+      message: expect.stringMatching(/^Cannot read/),
+    });
     const path = join(dir, 'broken.json');
     writeFileSync(path, '{ not json');
     expect(() => loadSandboxConfig(path)).toThrow(/not valid JSON/);
@@ -124,7 +124,7 @@ describe('loadSandboxConfig', () => {
     const path = join(dir, 'comma.json');
     writeFileSync(path, '{\n  "applications": [],\n  "operators": [1,]\n}\n');
     const error = catchError(() => loadSandboxConfig(path));
-    expect(error.position).toEqual({ line: 3, column: 19 });
+    expect(error).toMatchObject({ code: 'config_not_json', position: { line: 3, column: 19 } });
     expect(error.message).toContain(`${path}:3:19 is not valid JSON: unexpected "]"`);
     const truncated = join(dir, 'truncated.json');
     writeFileSync(truncated, '{\n  "applications": [');
@@ -145,6 +145,7 @@ describe('loadSandboxConfig', () => {
     }
     writeFileSync(path, JSON.stringify(config));
     const error = catchError(() => loadSandboxConfig(path));
+    expect(error.code).toBe('config_invalid');
     expect(error.issues.map((issue) => issue.path)).toEqual(
       expect.arrayContaining([
         'applications[0].clientId',

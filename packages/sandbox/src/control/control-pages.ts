@@ -3,10 +3,10 @@ import { html, type SafeHtml } from '../checkout/html.js';
 import type { PageOptions } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
 import type { TestNumberOutcome } from '../config/config-schema.js';
-import type { EnvironmentName } from '../environment/environment-config.js';
-import type { GoLiveReview } from '../environment/go-live-review.js';
+import type { EnvironmentName } from '../config/environment-config.js';
+import type { GoLiveReview } from '../go-live/go-live-review.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
-import type { PaymentRecord } from '../payments/payment-record.js';
+import type { PaymentRecord } from '../records/payment-record.js';
 
 const OUTCOME_TEXT: Record<TestNumberOutcome, string> = {
   SUCCESS: 'succeeds',

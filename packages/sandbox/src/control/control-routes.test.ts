@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../start-sandbox.js';
+import type { Sandbox } from '../sandbox/start-sandbox.js';
 import { apiGet } from '../test-support/api-client.js';
-import { CheckoutBrowser } from '../test-support/checkout-browser.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
+import { CheckoutBrowser } from '../testing/checkout-browser.js';
 
 let sandbox: Sandbox;
 let receiver: WebhookReceiver;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ApiError } from '../api/api-error.js';
 import { mediaType } from '../http/read-body.js';
 import type { RouteRequest } from '../http/router.js';
+import { ApiError } from '../shared/api-error.js';
 
 /** The JSON body of a request to a control endpoint. Throws SBX-400. */
 export function readControlJson(request: RouteRequest): unknown {

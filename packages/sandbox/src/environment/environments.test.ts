@@ -1,7 +1,7 @@
 import { createClient } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../start-sandbox.js';
+import type { Sandbox } from '../sandbox/start-sandbox.js';
 import {
   apiGet,
   apiPost,
@@ -11,9 +11,9 @@ import {
   getToken,
   paymentBody,
 } from '../test-support/api-client.js';
-import { CheckoutBrowser } from '../test-support/checkout-browser.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
+import { CheckoutBrowser } from '../testing/checkout-browser.js';
 import { createCheckoutDriver } from '../testing/checkout-driver.js';
 
 let sandbox: Sandbox;

@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { apiRoute } from '../api/api-route.js';
 import { capabilitiesRoute } from '../api/capabilities-route.js';
 import { IdempotencyStore } from '../api/idempotency-store.js';
 import { cancelPaymentRoute, createPaymentRoute, getPaymentRoute } from '../api/payments-routes.js';
@@ -13,25 +12,22 @@ import {
 } from '../api/subscriptions-routes.js';
 import { tokenRoute } from '../api/token-route.js';
 import { TokenStore } from '../api/token-store.js';
+import { CheckoutFlow } from '../checkout/checkout-flow.js';
 import { addCheckoutRoutes } from '../checkout/checkout-routes.js';
-import { CheckoutSessions } from '../checkout/checkout-sessions.js';
 import type { SandboxClock } from '../clock/clock.js';
 import { Catalog } from '../config/catalog.js';
 import type { SandboxConfig } from '../config/config-schema.js';
-import { addChaosRoutes } from '../control/chaos-routes.js';
-import { addClockRoutes } from '../control/clock-routes.js';
+import type { EnvironmentName } from '../config/environment-config.js';
 import { addControlRoutes } from '../control/control-routes.js';
-import { addFaviconRoute } from '../control/favicon-route.js';
-import { addSubscriptionControlRoutes } from '../control/subscription-control-routes.js';
+import { GoLiveReview } from '../go-live/go-live-review.js';
+import { withErrorEnvelope } from '../http/error-envelope.js';
+import { listen, urlHost } from '../http/listen.js';
 import { createRequestListener } from '../http/request-listener.js';
 import { Router } from '../http/router.js';
 import type { SmsInbox } from '../operator/sms-inbox.js';
 import { PaymentService } from '../payments/payment-service.js';
 import { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
-import type { EnvironmentName } from './environment-config.js';
-import { GoLiveReview } from './go-live-review.js';
-import { SandboxPortInUseError } from './port-in-use-error.js';
 
 export interface StartEnvironmentOptions {
   name: EnvironmentName;
@@ -111,35 +107,45 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   const subscriptionDeps = { ...auth, subscriptions };
 
   const router = new Router()
-    .add('POST', '/oauth2/token', apiRoute(tokenRoute({ ...auth, review })))
-    .add('GET', '/v1/capabilities', apiRoute(capabilitiesRoute(auth)))
-    .add('POST', '/v1/payments', apiRoute(createPaymentRoute(paymentDeps)))
-    .add('GET', '/v1/payments/:paymentUid', apiRoute(getPaymentRoute(paymentDeps)))
-    .add('POST', '/v1/payments/:paymentUid/cancel', apiRoute(cancelPaymentRoute(paymentDeps)))
-    .add('GET', '/v1/subscriptions/:subscriptionUid', apiRoute(getSubscriptionRoute(subscriptionDeps)))
+    .add('POST', '/oauth2/token', withErrorEnvelope(tokenRoute({ ...auth, review })))
+    .add('GET', '/v1/capabilities', withErrorEnvelope(capabilitiesRoute(auth)))
+    .add('POST', '/v1/payments', withErrorEnvelope(createPaymentRoute(paymentDeps)))
+    .add('GET', '/v1/payments/:paymentUid', withErrorEnvelope(getPaymentRoute(paymentDeps)))
+    .add('POST', '/v1/payments/:paymentUid/cancel', withErrorEnvelope(cancelPaymentRoute(paymentDeps)))
+    .add(
+      'GET',
+      '/v1/subscriptions/:subscriptionUid',
+      withErrorEnvelope(getSubscriptionRoute(subscriptionDeps)),
+    )
     .add(
       'POST',
       '/v1/subscriptions/:subscriptionUid/cancel',
-      apiRoute(cancelSubscriptionRoute(subscriptionDeps)),
+      withErrorEnvelope(cancelSubscriptionRoute(subscriptionDeps)),
     )
     .add(
       'POST',
       '/v1/subscriptions/:subscriptionUid/resume',
-      apiRoute(resumeSubscriptionRoute(subscriptionDeps)),
+      withErrorEnvelope(resumeSubscriptionRoute(subscriptionDeps)),
     );
+  const policy = options.config.consentPolicy;
   addCheckoutRoutes(router, {
-    catalog,
-    clock,
     payments,
-    sessions: new CheckoutSessions(),
-    sms,
+    flow: new CheckoutFlow({ clock, payments, sms, policy }),
+    shortCode: policy.moSms.shortCode,
+    pinLength: policy.pin.length,
     environment: name,
   });
-  addControlRoutes(router, { catalog, payments, outbox, sms, review, environment: name, apiBaseUrl: origin });
-  addClockRoutes(router, clock);
-  addChaosRoutes(router, outbox);
-  addSubscriptionControlRoutes(router, subscriptions);
-  addFaviconRoute(router);
+  addControlRoutes(router, {
+    environment: name,
+    apiBaseUrl: origin,
+    catalog,
+    review,
+    payments,
+    subscriptions,
+    outbox,
+    sms,
+    clock,
+  });
   const listener = createRequestListener(router, log, options.controlToken);
   server.on('request', (request, response) => {
     void listener(request, response).finally(() => options.onRequest?.());
@@ -161,22 +167,4 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
       });
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fail = (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new SandboxPortInUseError(host, port, { cause: error }) : error);
-    server.once('error', fail);
-    server.listen(port, host, () => {
-      server.off('error', fail);
-      resolve();
-    });
-  });
-}
-
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, errorReply } from '../api/api-error.js';
+import { ApiError } from '../shared/api-error.js';
+import { errorReply } from './error-envelope.js';
 import { type Reply, redirectReply } from './reply.js';
 
 const COOKIE = 'sandbox_control';

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, errorReply } from '../api/api-error.js';
+import { ApiError } from '../shared/api-error.js';
 import { controlAccess } from './control-access.js';
+import { errorReply } from './error-envelope.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import type { Reply } from './reply.js';
 import type { Router } from './router.js';

@@ -1,6 +1,6 @@
-import { e164Schema } from '@dcbkit/core/schemas';
 import {
   belongsToOperator,
+  e164Schema,
   type OperatorConfig,
   type SandboxConfig,
   type TestNumberOutcome,
@@ -15,6 +15,9 @@ export type NumberRefusalCode = 'SBR-102' | 'SBR-104' | 'RSK-101';
 export type NumberLookup =
   | { ok: true; msisdn: string; operator: OperatorConfig; behaviour: ChargeBehaviour }
   | { ok: false; code: NumberRefusalCode; message: string };
+
+/** A number the operator accepted: its normalised form, its operator, and how a charge will go. */
+export type AcceptedLine = Extract<NumberLookup, { ok: true }>;
 
 /**
  * Classifies a number: its operator (by numbering prefix and length) and the outcome its test

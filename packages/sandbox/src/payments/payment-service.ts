@@ -3,18 +3,18 @@ import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { ApplicationConfig, SandboxOffer } from '../config/config-schema.js';
 import {
+  type AcceptedLine,
   type ChargeBehaviour,
   lookUpNumber,
-  type NumberLookup,
   type NumberRefusalCode,
 } from '../operator/number-lookup.js';
+import { paymentEventPayload } from '../records/event-payloads.js';
+import type { PaymentFailure, PaymentRecord } from '../records/payment-record.js';
 import { PaymentRefusal } from '../refusals/refusals.js';
 import { RetentionQueue } from '../retention/retention-queue.js';
+import { newId, subscriberUidFor } from '../shared/ids.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
-import { paymentEventPayload } from '../webhooks/event-payloads.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
-import { newId, subscriberUidFor } from './ids.js';
-import type { PaymentFailure, PaymentRecord } from './payment-record.js';
 
 export interface PaymentServiceOptions {
   catalog: Catalog;
@@ -24,9 +24,6 @@ export interface PaymentServiceOptions {
   checkoutBaseUrl: string;
   log: (line: string) => void;
 }
-
-/** A number the operator accepted for this payment. */
-export type AcceptedLine = Extract<NumberLookup, { ok: true }>;
 
 /** Refusals because of what the subscriber already has: a trial used, a one-time item owned. */
 export type HistoryRefusalCode = 'SUB-108' | 'CAT-109';

@@ -8,7 +8,6 @@ import {
   getToken,
   paymentBody,
 } from '../test-support/api-client.js';
-import { CheckoutBrowser } from '../test-support/checkout-browser.js';
 import { addApplication } from '../test-support/sandbox-fixture.js';
 import {
   cancelSubscription,
@@ -19,6 +18,7 @@ import {
   subscribe,
   useSubscriptionWorld,
 } from '../test-support/subscription-world.js';
+import { CheckoutBrowser } from '../testing/checkout-browser.js';
 
 const start = useSubscriptionWorld();
 

@@ -22,7 +22,7 @@ export type RequestRefusalCode = 'PAY-104' | 'PAY-105' | 'SEC-001';
 /**
  * A refusal of one of the sandbox's services, in the service's own terms: the spec's code, a
  * message for the partner, and when a retry may succeed. The services know nothing of HTTP; the
- * API layer (api/api-route.ts) maps every refusal to the spec's error envelope and status.
+ * HTTP layer (http/error-envelope.ts) maps every refusal to the spec's error envelope and status.
  */
 export abstract class SandboxRefusal<Code extends ErrorCode = ErrorCode> extends Error {
   readonly code: Code;

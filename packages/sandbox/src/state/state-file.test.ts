@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SandboxConfigError } from '../config/load-config.js';
-import type { Sandbox } from '../start-sandbox.js';
+import { SandboxConfigError } from '../config/sandbox-config-error.js';
+import type { Sandbox } from '../sandbox/start-sandbox.js';
 import { apiGet, createPayment, dataOf, getToken, paymentBody } from '../test-support/api-client.js';
 import { startTestSandbox, TEST_START } from '../test-support/sandbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
@@ -97,11 +97,15 @@ describe('--state / statePath', () => {
     sandbox = undefined;
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"version": 1,\n "savedAt": }');
-    await expect(startTestSandbox({ statePath: broken })).rejects.toThrow(`${broken}:2:13 is not valid JSON`);
+    await expect(startTestSandbox({ statePath: broken })).rejects.toMatchObject({
+      code: 'state_not_json',
+      message: expect.stringContaining(`${broken}:2:13 is not valid JSON`),
+    });
     const foreign = join(dir, 'foreign.json');
     writeFileSync(foreign, JSON.stringify({ version: 99 }));
     const error = await startTestSandbox({ statePath: foreign }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SandboxConfigError);
+    expect((error as SandboxConfigError).code).toBe('state_invalid');
     expect((error as SandboxConfigError).issues.map((issue) => issue.path)).toContain('version');
   });
 });

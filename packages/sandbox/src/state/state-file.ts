@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { issuePath, parseJsonFile, SandboxConfigError } from '../config/load-config.js';
+import { parseJsonFile } from '../config/parse-json-file.js';
+import { configIssuesOf, SandboxConfigError } from '../config/sandbox-config-error.js';
 import { reviveState, type SandboxState, serializeState, stateFileSchema } from './state-snapshot.js';
 
 /**
@@ -14,16 +15,18 @@ export function readStateFile(path: string): SandboxState | undefined {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SandboxConfigError(`Cannot read sandbox state ${path}.`, { cause });
+    throw new SandboxConfigError('state_unreadable', `Cannot read sandbox state ${path}.`, { cause });
   }
-  const json = parseJsonFile(text, path, 'Sandbox state', ' Move it away to start afresh.');
+  const json = parseJsonFile(text, path, {
+    what: 'Sandbox state',
+    code: 'state_not_json',
+    hint: ' Move it away to start afresh.',
+  });
   const parsed = stateFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({
-      path: issuePath(issue.path),
-      message: issue.message,
-    }));
+    const issues = configIssuesOf(parsed.error.issues);
     throw new SandboxConfigError(
+      'state_invalid',
       `Sandbox state ${path} is not a state file of this sandbox version:\n${issues.map((issue) => `  at ${issue.path}: ${issue.message}`).join('\n')}`,
       { issues },
     );
@@ -31,9 +34,11 @@ export function readStateFile(path: string): SandboxState | undefined {
   try {
     return reviveState(parsed.data);
   } catch (cause) {
-    throw new SandboxConfigError(`Sandbox state ${path} is inconsistent: ${(cause as Error).message}.`, {
-      cause,
-    });
+    throw new SandboxConfigError(
+      'state_invalid',
+      `Sandbox state ${path} is inconsistent: ${(cause as Error).message}.`,
+      { cause },
+    );
   }
 }
 

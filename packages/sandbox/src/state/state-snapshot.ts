@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { EnvironmentName } from '../environment/environment-config.js';
+import type { EnvironmentName } from '../config/environment-config.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
-import type { PaymentRecord } from '../payments/payment-record.js';
-import type { SubscriptionRecord } from '../subscriptions/subscription-record.js';
+import type { PaymentRecord } from '../records/payment-record.js';
+import type { SubscriptionRecord } from '../records/subscription-record.js';
 import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
 
 /** Bumped when the file's shape changes; a file of another version is refused, never half-read. */

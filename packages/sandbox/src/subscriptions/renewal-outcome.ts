@@ -1,6 +1,6 @@
 import type { SandboxConfig } from '../config/config-schema.js';
 import { type ChargeOutcome, scheduledChargeOutcome } from '../operator/scheduled-charges.js';
-import type { SubscriptionRecord } from './subscription-record.js';
+import type { SubscriptionRecord } from '../records/subscription-record.js';
 
 /** Answers that can be forced on a subscription's next scheduled charges. */
 export const RENEWAL_OUTCOMES = ['success', 'insufficient_balance', 'declined'] as const;

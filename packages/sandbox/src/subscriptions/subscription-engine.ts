@@ -7,18 +7,18 @@ import type {
 } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
-import { newId } from '../payments/ids.js';
-import type { PaymentRecord } from '../payments/payment-record.js';
-import { SubscriptionRefusal } from '../refusals/refusals.js';
 import {
   type ChargeFields,
   paymentEventPayload,
   subscriptionEventPayload,
-} from '../webhooks/event-payloads.js';
+} from '../records/event-payloads.js';
+import type { PaymentRecord } from '../records/payment-record.js';
+import { isTrialRunning, type SubscriptionRecord } from '../records/subscription-record.js';
+import { SubscriptionRefusal } from '../refusals/refusals.js';
+import { newId } from '../shared/ids.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { addBillingPeriod, addDays } from './billing-period.js';
 import { chargeOutcomeOf, type RenewalOutcome, takeChargeOutcome } from './renewal-outcome.js';
-import { isTrialRunning, type SubscriptionRecord } from './subscription-record.js';
 import { SubscriptionTasks } from './subscription-tasks.js';
 
 /** What starting a subscription produced: the record, and the events that follow payment.succeeded. */

@@ -1,4 +1,5 @@
-import { eventKey, type Subscription, type WebhookEvent } from '@dcbkit/core';
+import type { Subscription, WebhookEvent } from '@dcbkit/core';
+import { eventKey } from '@dcbkit/core/store';
 import { describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import { apiGet, apiPost } from '../test-support/api-client.js';

@@ -1,14 +1,8 @@
-import type { ErrorCode } from '@dcbkit/core';
-import {
-  type ApiErrorBody,
-  ERROR_CODES,
-  errorEnvelopeSchema,
-  successEnvelopeSchema,
-} from '@dcbkit/core/schemas';
+import { type ApiErrorBody, errorEnvelopeSchema, successEnvelopeSchema } from '@dcbkit/core/schemas';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import { SANDBOX_ERROR_CODES, type SandboxErrorCode } from '../api/api-error.js';
-import type { SandboxEnvironment } from '../start-sandbox.js';
+import type { SandboxEnvironment } from '../sandbox/environment-view.js';
+import { type HttpErrorCode, httpErrorCodeInfo } from '../shared/api-error.js';
 
 /** A sandbox, or one of its environments: an API base URL and the first application's credentials. */
 type ApiTarget = Pick<SandboxEnvironment, 'apiBaseUrl' | 'credentials'>;
@@ -133,12 +127,11 @@ export function dataOf<T extends z.ZodType>(answer: JsonAnswer, schema: T): z.ou
 }
 
 /** Asserts an answer is the error envelope of `code` with that code's HTTP status. */
-export function expectApiError(answer: JsonAnswer, code: SandboxErrorCode): ApiErrorBody {
+export function expectApiError(answer: JsonAnswer, code: HttpErrorCode): ApiErrorBody {
   const error = errorOf(answer);
-  const known =
-    code in ERROR_CODES
-      ? ERROR_CODES[code as ErrorCode]
-      : SANDBOX_ERROR_CODES[code as keyof typeof SANDBOX_ERROR_CODES];
-  expect({ status: answer.status, code: error.code }).toEqual({ status: known.httpStatus, code });
+  expect({ status: answer.status, code: error.code }).toEqual({
+    status: httpErrorCodeInfo(code).httpStatus,
+    code,
+  });
   return error;
 }

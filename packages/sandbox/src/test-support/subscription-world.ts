@@ -1,17 +1,18 @@
-import {
-  decide,
-  type Entitlement,
-  type EntitlementStatus,
-  type Payment,
-  type Subscription,
-  type SubscriptionStatus,
-  type WebhookEvent,
+import type {
+  Entitlement,
+  EntitlementStatus,
+  Payment,
+  Subscription,
+  SubscriptionStatus,
+  WebhookEvent,
 } from '@dcbkit/core';
 import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
+import { decide } from '@dcbkit/core/store';
 import { afterEach, expect } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import { offerDefinitionsOf } from '../config/offer-definitions.js';
-import type { Sandbox } from '../start-sandbox.js';
+import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { BrowserPage } from '../testing/checkout-browser.js';
 import { createCheckoutDriver } from '../testing/checkout-driver.js';
 import { SandboxCheckoutError } from '../testing/checkout-error.js';
 import {
@@ -23,7 +24,6 @@ import {
   type JsonAnswer,
   paymentBody,
 } from './api-client.js';
-import type { BrowserPage } from './checkout-browser.js';
 import { startTestSandbox } from './sandbox-fixture.js';
 import {
   startWebhookReceiver,

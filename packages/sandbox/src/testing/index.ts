@@ -1,17 +1,16 @@
 /**
  * @dcbkit/sandbox/testing: drives the sandbox's checkout pages from a partner's own integration
- * tests, over HTTP, against an in-process sandbox or one started with the CLI.
+ * tests, over HTTP, against an in-process sandbox or one started with the CLI. Published: the
+ * folder bears the subpath's name. The sandbox's own test helpers are in ../test-support/, never
+ * published.
  */
 
 // Partners' tests start the emulator from the same import.
 export { createClock, type SandboxClock } from '../clock/clock.js';
-export {
-  type EnvironmentCredentials,
-  type Sandbox,
-  type SandboxEnvironment,
-  type StartSandboxOptions,
-  startSandbox,
-} from '../start-sandbox.js';
+export type { EnvironmentCredentials, SandboxEnvironment } from '../sandbox/environment-view.js';
+export { type Sandbox, type StartSandboxOptions, startSandbox } from '../sandbox/start-sandbox.js';
+// What the sandbox's own methods throw, for a test that checks a code.
+export { SandboxError, type SandboxErrorCode } from '../shared/sandbox-error.js';
 export { type BrowserPage, CheckoutBrowser, type PageForm, parseForms } from './checkout-browser.js';
 export {
   type CheckoutDriver,
@@ -24,4 +23,4 @@ export {
   type PayOptions,
   type SandboxTarget,
 } from './checkout-driver.js';
-export { SandboxCheckoutError } from './checkout-error.js';
+export { SandboxCheckoutError, type SandboxCheckoutErrorCode } from './checkout-error.js';

@@ -1,5 +1,6 @@
-import { eventKey, type WebhookEvent } from '@dcbkit/core';
+import type { WebhookEvent } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
+import { eventKey } from '@dcbkit/core/store';
 import { parseSignatureHeader } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChaosSettingsInput } from '../config/chaos-settings.js';
@@ -185,7 +186,9 @@ describe('delivery chaos', () => {
     expectApiError(await putChaos(w, { jitter: 1 }), 'SBX-400');
     expect((await putChaos(w, {})).status).toBe(200);
     expect(w.sandbox.chaos().duplicateProbability).toBe(0);
-    expect(() => w.sandbox.setChaos({ reorderProbability: -1 })).toThrow(TypeError);
+    expect(() => w.sandbox.setChaos({ reorderProbability: -1 })).toThrow(
+      expect.objectContaining({ name: 'SandboxError', code: 'invalid_chaos_settings' }),
+    );
   });
 });
 

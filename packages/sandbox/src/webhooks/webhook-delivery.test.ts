@@ -3,7 +3,7 @@ import { paymentSchema } from '@dcbkit/core/schemas';
 import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
-import type { Sandbox } from '../start-sandbox.js';
+import type { Sandbox } from '../sandbox/start-sandbox.js';
 import {
   apiGet,
   apiPost,
@@ -13,13 +13,13 @@ import {
   getToken,
   paymentBody,
 } from '../test-support/api-client.js';
-import { CheckoutBrowser } from '../test-support/checkout-browser.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import {
   type ReceiverBehaviour,
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../test-support/webhook-receiver.js';
+import { CheckoutBrowser } from '../testing/checkout-browser.js';
 import type { WebhookDelivery } from './webhook-outbox.js';
 
 let sandbox: Sandbox;

@@ -3,8 +3,9 @@ import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { ChaosSettings } from '../config/chaos-settings.js';
-import { newId } from '../payments/ids.js';
 import { RetentionQueue } from '../retention/retention-queue.js';
+import { newId } from '../shared/ids.js';
+import { SandboxError } from '../shared/sandbox-error.js';
 import { DeliveryChaos, STALE_SIGNATURE_AGE_SECONDS } from './delivery-chaos.js';
 
 /** The spec: up to five attempts within 48 hours of the first, then dead-lettered. */
@@ -121,7 +122,9 @@ export class WebhookOutbox {
 
   /** Points an application's events at another URL (or at none) from the next attempt on. */
   setWebhookUrl(clientId: string, url: string | null): void {
-    if (!this.options.catalog.application(clientId)) throw new RangeError(`Unknown application ${clientId}.`);
+    if (!this.options.catalog.application(clientId)) {
+      throw new SandboxError('unknown_application', `Unknown application ${clientId}.`);
+    }
     this.urls.set(clientId, url);
   }
 

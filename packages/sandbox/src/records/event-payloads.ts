@@ -1,6 +1,6 @@
 import type { Money, WebhookEvent, WebhookEventName } from '@dcbkit/core';
-import type { PaymentRecord } from '../payments/payment-record.js';
-import { isTrialRunning, type SubscriptionRecord } from '../subscriptions/subscription-record.js';
+import type { PaymentRecord } from './payment-record.js';
+import { isTrialRunning, type SubscriptionRecord } from './subscription-record.js';
 
 /**
  * An event about a payment (and the subscription it started, if any), with the fields the spec

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RouteRequest } from '../http/router.js';
 import { PaymentRefusal, RequestRefusal, SubscriptionRefusal } from '../refusals/refusals.js';
-import { apiRoute } from './api-route.js';
+import { withErrorEnvelope } from './error-envelope.js';
+import type { RouteRequest } from './router.js';
 
 const request = {} as RouteRequest;
-const refusing = (error: Error) => apiRoute(() => Promise.reject(error))(request);
+const refusing = (error: Error) => withErrorEnvelope(() => Promise.reject(error))(request);
 
-describe('apiRoute maps the services’ typed refusals to the spec’s envelopes', () => {
+describe('withErrorEnvelope maps the services’ typed refusals to the spec’s envelopes', () => {
   it.each([
     [new PaymentRefusal('CAT-102', 'Offer x not found.'), 404],
     [new PaymentRefusal('PAY-106', 'Payment is SUCCEEDED.'), 409],

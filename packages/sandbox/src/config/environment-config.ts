@@ -1,9 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type {
-  ApplicationConfig,
-  ProductionEnvironmentConfig,
-  SandboxConfig,
-} from '../config/config-schema.js';
+import type { ApplicationConfig, ProductionEnvironmentConfig, SandboxConfig } from './config-schema.js';
 
 /** The spec's two deployments. The sandbox emulates both; only the mock operator ever charges. */
 export const ENVIRONMENT_NAMES = ['sandbox', 'production'] as const;

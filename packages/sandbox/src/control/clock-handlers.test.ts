@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../start-sandbox.js';
+import { type Sandbox, startSandbox } from '../sandbox/start-sandbox.js';
 import { apiGet, controlRequest, expectApiError, type JsonAnswer } from '../test-support/api-client.js';
 import { TEST_START } from '../test-support/sandbox-fixture.js';
 import {
@@ -9,7 +9,7 @@ import {
   stopSubscriptionWorld,
   subscribe,
 } from '../test-support/subscription-world.js';
-import type { clockView } from './clock-routes.js';
+import type { clockView } from './clock-handlers.js';
 
 let world: SubscriptionWorld | undefined;
 let realTime: Sandbox | undefined;
@@ -146,6 +146,8 @@ describe('/sandbox/subscriptions', () => {
     for (const body of [{ outcome: 'maybe' }, { outcome: 'success', times: 0 }, { times: 2 }]) {
       expectApiError(await controlRequest(sandbox, 'POST', path, body), 'SBX-400');
     }
-    expect(() => sandbox.setRenewalOutcome('subs_nope', 'success')).toThrow(RangeError);
+    expect(() => sandbox.setRenewalOutcome('subs_nope', 'success')).toThrow(
+      expect.objectContaining({ name: 'SandboxError', code: 'unknown_subscription' }),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import type { Money, Subscription, SubscriptionStatus } from '@dcbkit/core';
 import type { SandboxOffer } from '../config/config-schema.js';
 import type { ChargeOutcome } from '../operator/scheduled-charges.js';
-import type { PaymentRecord } from '../payments/payment-record.js';
+import type { PaymentRecord } from './payment-record.js';
 
 /** A charge the service ran by itself: a trial conversion, a renewal or a grace retry. */
 export interface ScheduledCharge {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-import { EXIT_CODES } from './cli/exit-codes.js';
-import { runCli } from './cli/run-cli.js';
+// The dcbkit-sandbox process, built to dist/cli.js (tsup entry `cli`) for bin/dcbkit-sandbox.js: the
+// process owns argv, signals and the exit code; runCli owns everything else, so tests need no process.
+import { EXIT_CODES } from './exit-codes.js';
+import { runCli } from './run-cli.js';
 
 async function main(): Promise<void> {
   const result = await runCli({

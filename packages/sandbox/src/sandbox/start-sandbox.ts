@@ -1,21 +1,31 @@
 import { z } from 'zod';
-import { createClock, type SandboxClock } from './clock/clock.js';
-import { type ChaosSettings, type ChaosSettingsInput, chaosSettingsSchema } from './config/chaos-settings.js';
-import type { SandboxConfig, SandboxConfigInput } from './config/config-schema.js';
-import { resolveSandboxConfig, SandboxConfigError } from './config/load-config.js';
+import { createClock, type SandboxClock } from '../clock/clock.js';
+import {
+  type ChaosSettings,
+  type ChaosSettingsInput,
+  chaosSettingsSchema,
+} from '../config/chaos-settings.js';
+import type { SandboxConfig, SandboxConfigInput } from '../config/config-schema.js';
 import {
   CLIENT_ID_PREFIX,
   configForEnvironment,
   type EnvironmentName,
   initiallyApproved,
-} from './environment/environment-config.js';
-import { type RunningEnvironment, startEnvironment } from './environment/start-environment.js';
-import { SmsInbox, type SmsMessage } from './operator/sms-inbox.js';
-import { readStateFile } from './state/state-file.js';
-import { observedClock, StateKeeper } from './state/state-keeper.js';
-import type { EnvironmentState, SandboxState } from './state/state-snapshot.js';
-import type { RenewalOutcome } from './subscriptions/renewal-outcome.js';
-import type { WebhookDelivery } from './webhooks/webhook-outbox.js';
+} from '../config/environment-config.js';
+import { resolveSandboxConfig } from '../config/load-config.js';
+import { SandboxConfigError } from '../config/sandbox-config-error.js';
+import { type RunningEnvironment, startEnvironment } from '../environment/start-environment.js';
+import { SmsInbox, type SmsMessage } from '../operator/sms-inbox.js';
+import { SandboxError } from '../shared/sandbox-error.js';
+import { StatePersistence } from '../state/state-persistence.js';
+import type { RenewalOutcome } from '../subscriptions/renewal-outcome.js';
+import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import {
+  type EnvironmentCredentials,
+  environmentView,
+  type SandboxEnvironment,
+  webhookUrlSchema,
+} from './environment-view.js';
 
 export interface StartSandboxOptions {
   /** Port of the sandbox environment; 0 (the default) picks a free one. */
@@ -60,39 +70,6 @@ export interface StartSandboxOptions {
   holdPaymentCreation?: () => Promise<void>;
 }
 
-/** The credentials an application holds in one environment. */
-export interface EnvironmentCredentials {
-  clientId: string;
-  clientSecret: string;
-  webhookSecret: string;
-}
-
-/** One of the service's two environments, as the sandbox emulates it. */
-export interface SandboxEnvironment {
-  readonly name: EnvironmentName;
-  /** `${apiBaseUrl}/oauth2/token`, `${apiBaseUrl}/v1/payments`...; also serves this environment's /sandbox/ controls. */
-  readonly apiBaseUrl: string;
-  /** Checkout URLs of this environment are `${checkoutBaseUrl}/c/{paymentUid}`. */
-  readonly checkoutBaseUrl: string;
-  /** `svc_test_` or `svc_live_`: every client ID of this environment starts with it. */
-  readonly clientIdPrefix: string;
-  /** The first application's credentials in this environment. */
-  readonly credentials: EnvironmentCredentials;
-  /** Whether an application (default: the first) may get tokens: always in sandbox, after approval in production. */
-  isLive(clientId?: string): boolean;
-  /**
-   * Passes an application's go-live review (default: the first application), as
-   * `POST /sandbox/applications/{clientId}/approve` does. Throws RangeError for an unknown client ID.
-   */
-  approve(clientId?: string): void;
-  /** This environment's events with their delivery attempts, oldest first. */
-  webhooks(): readonly WebhookDelivery[];
-  /** Where an application's events of this environment go (default: the first application's), or null. */
-  webhookUrl(clientId?: string): string | null;
-  /** Points an application's webhooks of this environment (default: the first application's) at a URL, or at none. */
-  setWebhookUrl(url: string | null, clientId?: string): void;
-}
-
 /** A running sandbox: both environments, one clock, one mock operator. */
 export interface Sandbox {
   /** The sandbox environment's API base URL (`environments.sandbox.apiBaseUrl`). */
@@ -117,12 +94,15 @@ export interface Sandbox {
   advanceClock(seconds: number): Promise<void>;
   /**
    * Forces the answer of a subscription's next `times` scheduled charges (every one from now on
-   * without `times`), over its line's test number. Throws RangeError for an unknown subscription.
+   * without `times`), over its line's test number. Throws SandboxError `unknown_subscription`.
    */
   setRenewalOutcome(subscriptionUid: string, outcome: RenewalOutcome, times?: number): void;
   /** The delivery chaos settings in force. */
   chaos(): ChaosSettings;
-  /** Replaces the delivery chaos settings of both environments and restarts their dice from the seed. */
+  /**
+   * Replaces the delivery chaos settings of both environments and restarts their dice from the
+   * seed. Throws SandboxError `invalid_chaos_settings`.
+   */
   setChaos(settings: ChaosSettingsInput): ChaosSettings;
   /** The sandbox environment's events with their delivery attempts, oldest first. */
   webhooks(): readonly WebhookDelivery[];
@@ -138,12 +118,12 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const webhookUrlSchema = z.url({ protocol: /^https?$/ });
-
 /** Sets every application's webhook URL of one environment. Throws SandboxConfigError for a bad URL. */
 function withWebhookUrl(config: SandboxConfig, url: string | undefined): SandboxConfig {
   if (url === undefined) return config;
-  if (!webhookUrlSchema.safeParse(url).success) throw new SandboxConfigError(`Invalid webhook URL ${url}.`);
+  if (!webhookUrlSchema.safeParse(url).success) {
+    throw new SandboxConfigError('invalid_webhook_url', `Invalid webhook URL ${url}.`);
+  }
   return {
     ...config,
     applications: config.applications.map((app) => ({ ...app, webhook: { ...app.webhook, url } })),
@@ -164,28 +144,27 @@ function withWebhookUrl(config: SandboxConfig, url: string | undefined): Sandbox
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
   const log = options.log ?? (() => {});
   const config = resolveSandboxConfig(options.config);
-  if (config.applications.length === 0)
-    throw new SandboxConfigError('The config needs at least one application.');
+  if (config.applications.length === 0) {
+    throw new SandboxConfigError('config_invalid', 'The config needs at least one application.');
+  }
   const baseClock =
     options.clock ??
     createClock({ onTaskError: (error, label) => log(`sandbox task "${label}" failed: ${String(error)}`) });
-  const saved = options.statePath === undefined ? undefined : readStateFile(options.statePath);
-  if (saved) await continueClock(baseClock, saved);
-  let keeper: StateKeeper | undefined;
-  const clock =
-    options.statePath === undefined ? baseClock : observedClock(baseClock, () => keeper?.changed());
+  const state = options.statePath === undefined ? undefined : StatePersistence.open(options.statePath, log);
+  const clock = state ? await state.resumeClock(baseClock) : baseClock;
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackAddress(host) && !options.controlToken) {
     throw new SandboxConfigError(
+      'control_token_required',
       `Listening on ${host} would open the control endpoints (/sandbox/…: the secrets, the PINs, webhook redirection) to the network: set a control token (--control-token or DCBKIT_SANDBOX_CONTROL_TOKEN).`,
     );
   }
   const port = options.port ?? 0;
   const productionPort = options.production?.port ?? (port === 0 ? 0 : port + 1);
   const sms = new SmsInbox(clock, log);
-  if (saved) sms.restore(saved.sms);
+  state?.restoreSms(sms);
   const shared = {
-    onRequest: () => keeper?.changed(),
+    onRequest: () => state?.changed(),
     clock,
     sms,
     host,
@@ -221,27 +200,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     throw error;
   }
   const running = { sandbox: sandboxEnv, production: productionEnv };
-  if (saved) {
-    const { sandbox: sandboxState, production: productionState } = saved.environments;
-    restoreEnvironment(sandboxEnv, sandboxState, saved.clockNow, options.webhookUrl === undefined);
-    restoreEnvironment(
-      productionEnv,
-      productionState,
-      saved.clockNow,
-      options.production?.webhookUrl === undefined,
-    );
-    log(`state restored from ${options.statePath}`);
-  }
-  if (options.statePath !== undefined) {
-    const snapshot = (): SandboxState => ({
-      savedAt: new Date(),
-      clockNow: clock.now(),
-      sms: [...sms.all()],
-      environments: { sandbox: environmentState(sandboxEnv), production: environmentState(productionEnv) },
-    });
-    keeper = new StateKeeper(options.statePath, snapshot, log);
-    keeper.changed();
-  }
+  state?.restoreEnvironments(running, {
+    sandbox: options.webhookUrl === undefined,
+    production: options.production?.webhookUrl === undefined,
+  });
+  state?.startSaving({ clock, sms, environments: running });
   const environments = {
     sandbox: environmentView(sandboxEnv),
     production: environmentView(productionEnv),
@@ -259,12 +222,17 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       const found = Object.values(running).some((env) =>
         env.subscriptions.setRenewalOutcome(subscriptionUid, outcome, times),
       );
-      if (!found) throw new RangeError(`Unknown subscription ${subscriptionUid}.`);
+      if (!found) throw new SandboxError('unknown_subscription', `Unknown subscription ${subscriptionUid}.`);
     },
     chaos: () => sandboxEnv.outbox.chaosSettings(),
     setChaos: (input) => {
       const parsed = chaosSettingsSchema.safeParse(input);
-      if (!parsed.success) throw new TypeError(`Invalid chaos settings:\n${z.prettifyError(parsed.error)}`);
+      if (!parsed.success) {
+        throw new SandboxError(
+          'invalid_chaos_settings',
+          `Invalid chaos settings:\n${z.prettifyError(parsed.error)}`,
+        );
+      }
       for (const env of Object.values(running)) env.outbox.setChaos(parsed.data);
       return parsed.data;
     },
@@ -278,78 +246,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     close: async () => {
       clock.close();
       await Promise.all([sandboxEnv.close(), productionEnv.close()]);
-      if (keeper) {
-        keeper.changed();
-        await keeper.flush();
-      }
-    },
-  };
-}
-
-/**
- * Moves a fresh clock to where the saved sandbox time has got to: a frozen clock resumes at the
- * saved instant, a real-time one also counts the wall time that passed while the sandbox was stopped.
- */
-async function continueClock(clock: SandboxClock, saved: SandboxState): Promise<void> {
-  const stoppedMs = clock.frozen ? 0 : Math.max(0, Date.now() - saved.savedAt.getTime());
-  const behindMs = saved.clockNow.getTime() + stoppedMs - clock.now().getTime();
-  if (behindMs > 0) await clock.advance(behindMs / 1000);
-}
-
-function environmentState(env: RunningEnvironment): EnvironmentState {
-  return {
-    approved: env.review.list(),
-    webhookUrls: env.outbox.webhookUrls(),
-    payments: env.payments.list(),
-    owned: env.payments.ownedKeys(),
-    subscriptions: env.subscriptions.list(),
-    webhooks: [...env.outbox.list()],
-  };
-}
-
-/** Puts an environment's saved state back; saved webhook URLs only where the options set none. */
-function restoreEnvironment(
-  env: RunningEnvironment,
-  state: EnvironmentState,
-  savedClockNow: Date,
-  keepSavedUrls: boolean,
-): void {
-  for (const clientId of state.approved) {
-    if (env.catalog.application(clientId)) env.review.approve(clientId);
-  }
-  env.outbox.restore(state.webhooks, keepSavedUrls ? state.webhookUrls : {});
-  env.payments.restore(state.payments, state.owned);
-  env.subscriptions.restore(state.subscriptions, savedClockNow);
-}
-
-/** The public face of one running environment. */
-function environmentView(env: RunningEnvironment): SandboxEnvironment {
-  const [first] = env.catalog.config.applications;
-  if (!first) throw new SandboxConfigError('The config needs at least one application.');
-  const known = (clientId: string) => {
-    if (!env.catalog.application(clientId)) {
-      throw new RangeError(`No application ${clientId} in the ${env.name} environment.`);
-    }
-    return clientId;
-  };
-  return {
-    name: env.name,
-    apiBaseUrl: env.origin,
-    checkoutBaseUrl: env.origin,
-    clientIdPrefix: CLIENT_ID_PREFIX[env.name],
-    credentials: {
-      clientId: first.clientId,
-      clientSecret: first.clientSecret,
-      webhookSecret: first.webhook.secret,
-    },
-    isLive: (clientId = first.clientId) => env.review.isLive(clientId),
-    approve: (clientId = first.clientId) => env.review.approve(known(clientId)),
-    webhooks: () => env.outbox.list(),
-    webhookUrl: (clientId = first.clientId) => env.outbox.webhookUrl(known(clientId)),
-    setWebhookUrl: (url, clientId = first.clientId) => {
-      if (url !== null && !webhookUrlSchema.safeParse(url).success)
-        throw new TypeError(`Invalid webhook URL ${url}.`);
-      env.outbox.setWebhookUrl(known(clientId), url);
+      await state?.close();
     },
   };
 }
