@@ -1,0 +1,132 @@
+// Architecture rules for `pnpm check:layers` (scripts/check-layers.mjs runs dependency-cruiser with
+// this file; `pnpm exec depcruise packages/*/src --config .dependency-cruiser.cjs` works too).
+//
+// LAYERS: for each package, the top-level folders of its src/ from the bottom layer up. A module in
+// folder X may import modules of X itself and of the folders listed BEFORE X, nothing else of its
+// package: not a folder listed after X, not a folder missing from the list, not a file directly in
+// src/. Files directly in src/ (index.ts, start-sandbox.ts, …) are the top layer and may import
+// anything. Test files (*.test.ts) are not cruised at all; a folder named test-support (at any
+// depth) may import anything of its package, but production code may not import it. An empty list
+// means "flat package": only the cycle rule applies. A listed folder that does not exist yet is fine.
+const layers = {
+  'packages/core': [
+    'schemas',
+    'errors',
+    'http',
+    'observability',
+    'access',
+    'offers',
+    'ledger',
+    'store',
+    'apply',
+    'client',
+    'webhooks',
+    'routes',
+    'reconcile',
+    'node',
+    'kit',
+  ],
+  // All files directly in src/: only the cycle rule.
+  'packages/express': [],
+  'packages/koa': [],
+  // src/test-support is outside the layering (see above).
+  'packages/store-postgres': ['errors', 'executor', 'schema', 'ledger', 'store', 'connect', 'cli'],
+  // src/test-support is outside the layering; testing/ is the published '@dcbkit/sandbox/testing'.
+  'packages/sandbox': [
+    'shared',
+    'refusals',
+    'retention',
+    'go-live',
+    'clock',
+    'config',
+    'http',
+    'operator',
+    'webhooks',
+    'consent',
+    'records',
+    'subscriptions',
+    'payments',
+    'api',
+    'checkout',
+    'control',
+    'environment',
+    'state',
+    'sandbox',
+    'cli',
+    'testing',
+  ],
+};
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const TEST_FILE = '\\.test\\.ts$';
+// Fixtures a test runs as a separate program (against the built package, say): tests, not layers.
+const TEST_FIXTURES = '/fixtures/';
+const TEST_SUPPORT = '/test-support/';
+
+/** One rule per (package, folder): what lies above the folder is out of reach. */
+function layerRules() {
+  const rules = [];
+  for (const [pkg, folders] of Object.entries(layers)) {
+    const src = `^${escapeRegExp(pkg)}/src/`;
+    folders.forEach((folder, index) => {
+      const allowed = folders.slice(0, index + 1);
+      rules.push({
+        name: `layer:${pkg.replace(/^packages\//, '')}/${folder}`,
+        severity: 'error',
+        comment:
+          `${pkg}/src/${folder} may import only ${allowed.join(', ')} ` +
+          '(folders listed after it, unlisted folders and files directly in src/ are above it)',
+        from: { path: `${src}${escapeRegExp(folder)}/`, pathNot: TEST_SUPPORT },
+        to: { path: src, pathNot: `${src}(${allowed.map(escapeRegExp).join('|')})/` },
+      });
+    });
+  }
+  return rules;
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A module must not reach itself again through its imports (type-only imports count too).',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment:
+        'Every import must resolve to a file or a package: an unresolved import would silently ' +
+        'escape the rules above.',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { couldNotResolve: true },
+    },
+    ...layerRules(),
+  ],
+  options: {
+    // *.test.ts take part in neither rule (check-layers cruises packages/*/src only).
+    exclude: { path: [TEST_FILE, TEST_FIXTURES, '/dist/', '/node_modules/'] },
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are architecture too (`import type { X } from '../later-layer/x.js'`).
+    tsPreCompilationDeps: true,
+    // The root tsconfig maps @dcbkit/* to the packages' src/ (`paths`), so a cross-package import
+    // resolves to source like a relative one.
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Sources import `./x.js` (NodeNext style) for the file ./x.ts: dependency-cruiser 17 falls back
+    // from a missing .js to .ts by itself (its config has no extensionAlias); the
+    // not-to-unresolvable rule and the counts printed by check-layers prove it resolved.
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      exportsFields: ['exports'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+    skipAnalysisNotInRules: true,
+  },
+};
+
+// For scripts/check-layers.mjs (which reports folders missing from the lists); not enumerable, as
+// dependency-cruiser rejects unknown keys in its configuration.
+Object.defineProperty(module.exports, 'layers', { value: layers, enumerable: false });
