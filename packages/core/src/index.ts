@@ -8,6 +8,14 @@ export { consumeUnit } from './access/consume-unit.js';
 export type { EntitlementErrorCode } from './access/errors.js';
 export { availableUnits, hasAccess } from './access/has-access.js';
 export {
+  type OfferStanding,
+  type OfferStandingInput,
+  type OfferStandingsInput,
+  type OpenCheckout,
+  offerStanding,
+  offerStandings,
+} from './access/offer-standing.js';
+export {
   accessEndsAt,
   type SubscriptionActions,
   subscriptionActions,

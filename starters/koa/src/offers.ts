@@ -3,7 +3,7 @@ import type { OfferDefinitionInput } from '@dcbkit/core';
 /**
  * Your offers, as configured in the partner console: the API has no offer read, so the shop keeps
  * this copy to show name, price, period and trial before checkout, and the kit uses it to know
- * what each payment grants. These three are the embedded sandbox's default offers
+ * what each payment grants. These are the embedded sandbox's default offers
  * (offers.test.ts keeps the two equal); replace them with yours when you go live.
  *
  * Their names in each language are in locales/*.json (`offer.<offerUid>`).
@@ -17,6 +17,9 @@ export const OFFERS: readonly OfferDefinitionInput[] = [
     price: { amount: 4500, currency: 'TND' },
     billingPeriod: { unit: 'MONTH', count: 1 },
     trialDays: 7,
+    // A returning subscriber has had the trial (the service would refuse it, SUB-108): the kit
+    // sells this paid offer of the same product instead.
+    onceTrialUsed: 'offer_premium_monthly_paid',
     gracePolicy: { days: 3, accessDuringGrace: true },
   },
   {
@@ -32,6 +35,15 @@ export const OFFERS: readonly OfferDefinitionInput[] = [
     name: 'Full unlock',
     type: 'NON_CONSUMABLE',
     price: { amount: 15000, currency: 'TND' },
+  },
+  {
+    offerUid: 'offer_premium_monthly_paid',
+    productUid: 'prod_premium',
+    name: 'Premium, monthly',
+    type: 'SUBSCRIPTION',
+    price: { amount: 4500, currency: 'TND' },
+    billingPeriod: { unit: 'MONTH', count: 1 },
+    gracePolicy: { days: 3, accessDuringGrace: true },
   },
 ];
 

@@ -13,18 +13,26 @@ export function isPaymentOpen(status: Payment['status']): boolean {
   return STILL_OPEN.has(status);
 }
 
+/** A store that may keep pending payments: any, and it does when it is a ReconcileStore. */
+export type PendingPaymentKeeper = Partial<
+  Pick<ReconcileStore, 'recordPendingPayment' | 'removePendingPayment' | 'listPendingPaymentsOfAccount'>
+>;
+
 /**
- * What the return page calls when its read finds the payment still open: remembers it, so that
- * reconciliation reads it again if its webhook never lands (resolves to true when recorded). Does
- * nothing for a settled payment, or with a store that cannot remember payments.
+ * What the checkout calls when it created a payment, and the return page when its read finds the
+ * payment still open: remembers it (with its checkout URL and expiry when the payment has them),
+ * so that reconciliation reads it again if its webhook never lands and the checkout continues it
+ * rather than start a second one. Resolves to true when recorded. Does nothing for a settled
+ * payment, or with a store that cannot remember payments.
  *
  * @example
  * const payment = await kit.client.payments.retrieve(paymentUid);
  * await recordPendingPayment(kit.store, payment, user.id);
  */
 export async function recordPendingPayment(
-  store: Partial<Pick<ReconcileStore, 'recordPendingPayment'>>,
-  payment: Pick<Payment, 'paymentUid' | 'status' | 'productUid' | 'offerUid'>,
+  store: PendingPaymentKeeper,
+  payment: Pick<Payment, 'paymentUid' | 'status' | 'productUid' | 'offerUid'> &
+    Partial<Pick<Payment, 'checkoutUrl' | 'expiresAt'>>,
   accountKey: string,
   now: Date = new Date(),
 ): Promise<boolean> {
@@ -35,6 +43,13 @@ export async function recordPendingPayment(
     productUid: payment.productUid,
     offerUid: payment.offerUid,
     recordedAt: now.toISOString(),
+    ...(payment.checkoutUrl ? { checkoutUrl: payment.checkoutUrl } : {}),
+    ...(payment.expiresAt ? { expiresAt: payment.expiresAt } : {}),
   });
   return true;
+}
+
+/** Forgets a payment that settled (its webhook, or a read, says so); nothing when the store keeps none. */
+export async function forgetSettledPayment(store: PendingPaymentKeeper, paymentUid: string): Promise<void> {
+  await store.removePendingPayment?.(paymentUid);
 }

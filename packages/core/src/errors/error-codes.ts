@@ -155,6 +155,16 @@ export const DCB_ERROR_CODES = {
   },
   offer_unavailable: { group: 'route', meaning: 'the service will not sell this offer now', httpStatus: 409 },
   already_owned: { group: 'route', meaning: 'a one-time item the account already has', httpStatus: 409 },
+  already_subscribed: {
+    group: 'route',
+    meaning: 'the account already has a live subscription to this product',
+    httpStatus: 409,
+  },
+  payment_pending: {
+    group: 'route',
+    meaning: 'a payment of the account for this product is still being started or confirmed',
+    httpStatus: 409,
+  },
   trial_used: {
     group: 'route',
     meaning: 'the subscriber already had this product’s trial',

@@ -1,6 +1,8 @@
 import { hkdfSync } from 'node:crypto';
+import { type OfferStanding, offerStandings } from '../access/offer-standing.js';
 import { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
 import type { WebhookListeners } from '../apply/listeners.js';
+import type { PendingPaymentKeeper } from '../apply/record-pending-payment.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import { createClient, type DcbClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
@@ -86,6 +88,12 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
   readonly ledger: EventLedger;
   readonly offers: Offers;
   readonly logger: DcbLogger;
+  /**
+   * What the account may do with each listed offer now (buy, subscribe with or without the trial,
+   * owned, subscribed with its actions, a checkout to continue), by offerUid: render the offers
+   * page from it, as the checkout route decides by the same rule.
+   */
+  offerStandings(accountKey: string): Promise<ReadonlyMap<string, OfferStanding>>;
   /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
   grantFromPayment(payment: Payment): Promise<GrantResult>;
   /**
@@ -215,6 +223,20 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     offers,
     logger,
     grantFromPayment: grant,
+    async offerStandings(accountKey) {
+      const keeper: PendingPaymentKeeper = store as EntitlementStore & PendingPaymentKeeper;
+      const [entitlements, openCheckouts] = await Promise.all([
+        store.listByAccount(accountKey),
+        keeper.listPendingPaymentsOfAccount?.(accountKey) ?? [],
+      ]);
+      return offerStandings({
+        offers: offers.listed,
+        entitlements,
+        openCheckouts,
+        offerOf: offers.get,
+        now: (config.now ?? (() => new Date()))(),
+      });
+    },
     async checkConnection() {
       try {
         await client.checkConnection();

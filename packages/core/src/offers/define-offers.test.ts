@@ -60,4 +60,32 @@ describe('defineOffers', () => {
     } as const;
     expect(refusal(() => defineOffers([monthly, pass])).code).toBe('mixed_product_types');
   });
+
+  it('checks what onceTrialUsed names: an offer of the list, the same product, no trial', () => {
+    const trial = {
+      offerUid: 'off_trial',
+      productUid: 'prod_premium',
+      name: 'Premium',
+      type: 'SUBSCRIPTION' as const,
+      price: { amount: 4500, currency: 'TND' },
+      billingPeriod: { unit: 'MONTH' as const, count: 1 },
+      trialDays: 7,
+      onceTrialUsed: 'off_paid',
+    };
+    const paid = { ...trial, offerUid: 'off_paid', trialDays: 0, onceTrialUsed: undefined };
+    const offers = defineOffers([trial, paid]);
+    expect(offers.listed.map((offer) => offer.offerUid)).toEqual(['off_trial']);
+    expect(offers.list).toHaveLength(2);
+    for (const [list, problem] of [
+      [[trial], /is not in the list/],
+      [[trial, { ...paid, productUid: 'prod_other' }], /sells prod_other, not prod_premium/],
+      [[trial, { ...paid, trialDays: 3 }], /has a trial of its own/],
+    ] as const) {
+      expect(() => defineOffers(list)).toThrow(
+        expect.objectContaining({ code: 'invalid_offer', message: expect.stringMatching(problem) }),
+      );
+    }
+    // An offer with no trial sells itself to everyone: its onceTrialUsed is never used.
+    expect(defineOffers([{ ...trial, trialDays: 0, onceTrialUsed: 'off_unknown' }]).listed).toHaveLength(1);
+  });
 });

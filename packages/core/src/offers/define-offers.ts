@@ -7,6 +7,11 @@ import { type OfferDefinition, type OfferDefinitionInput, offerDefinitionSchema 
 /** The partner's offers, validated, with lookups. Made by defineOffers. */
 export interface Offers {
   readonly list: readonly OfferDefinition[];
+  /**
+   * The offers a shop shows: every offer but those sold only in another's place once its trial is
+   * used (named by an `onceTrialUsed`); `offerStanding` says which one to sell.
+   */
+  readonly listed: readonly OfferDefinition[];
   /** The offer with this uid, or undefined when it is not in your list. */
   get(offerUid: string): OfferDefinition | undefined;
   /** Every offer that sells this product (a monthly and a yearly plan, say). */
@@ -86,11 +91,44 @@ export function defineOffers(input: readonly OfferDefinitionInput[]): Offers {
     byProduct.set(offer.productUid, [...siblings, offer]);
   });
   const list = Object.freeze([...byUid.values()]);
+  list.forEach((offer, index) => {
+    checkTrialReplacement(byUid, offer, index);
+  });
+  const replacements = new Set(list.flatMap((offer) => offer.onceTrialUsed ?? []));
   return {
     list,
+    listed: Object.freeze(list.filter((offer) => !replacements.has(offer.offerUid))),
     get: (offerUid) => byUid.get(offerUid),
     forProduct: (productUid) => byProduct.get(productUid) ?? [],
   };
+}
+
+/**
+ * An offer's `onceTrialUsed` must name an offer of the list that sells the same product with no
+ * trial: what a returning subscriber can pay for.
+ */
+function checkTrialReplacement(
+  byUid: ReadonlyMap<string, OfferDefinition>,
+  offer: OfferDefinition,
+  index: number,
+): void {
+  if (offer.onceTrialUsed === undefined || offer.trialDays === 0) return;
+  const replacement = byUid.get(offer.onceTrialUsed);
+  const problem =
+    replacement === undefined
+      ? 'is not in the list'
+      : replacement.productUid !== offer.productUid
+        ? `sells ${replacement.productUid}, not ${offer.productUid}`
+        : replacement.trialDays > 0
+          ? 'has a trial of its own'
+          : undefined;
+  if (problem !== undefined) {
+    throw offerError(
+      'invalid_offer',
+      index,
+      `offers[${index}]: ${offer.offerUid}'s onceTrialUsed offer ${offer.onceTrialUsed} ${problem}; it must sell the same product with no trial.`,
+    );
+  }
 }
 
 /** True for what defineOffers returns (as opposed to a plain array of offers). */

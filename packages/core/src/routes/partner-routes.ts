@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { hasAccess } from '../access/has-access.js';
+import { offerStanding } from '../access/offer-standing.js';
 import { DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
 import type { GrantResult } from '../apply/grant-from-payment.js';
-import { recordPendingPayment } from '../apply/record-pending-payment.js';
+import {
+  forgetSettledPayment,
+  isPaymentOpen,
+  recordPendingPayment,
+} from '../apply/record-pending-payment.js';
 import type { DcbClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
@@ -11,10 +16,12 @@ import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
 import type { Entitlement } from '../schemas/entitlement.js';
+import type { OfferDefinition } from '../schemas/offer.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { ReconcileStore } from '../store/reconcile-store.js';
+import { createCheckoutLock } from './checkout-lock.js';
 import { checkoutIdempotencyKey, isCheckoutNonce } from './checkout-nonce.js';
 import { createFormToken, verifyFormToken } from './form-token.js';
 import { fromClientError, isMisconfiguration } from './from-client-error.js';
@@ -116,6 +123,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   const reported = new Set<string>();
   const allowedOrigins = new Set(options.allowedOrigins ?? [originOf(returnUrl)]);
   const formSecret = options.formSecret ?? randomBytes(32).toString('base64url');
+  const checkoutLock = createCheckoutLock(store);
 
   /**
    * The cross-site defence of a state-changing route: a browser's cross-origin request is
@@ -172,6 +180,48 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       throw routeError('invalid_request', 'The checkout form is missing its nonce; reload the page.');
     }
     const presentation = presentationOf(fields.presentation);
+    return checkoutLock(account, offer.productUid, async () => {
+      // Decided on the server for every adapter, before any request to the service: the service
+      // refuses a second charge only per phone line, and an account may pay from several.
+      const standing = offerStanding({
+        offer,
+        entitlement: await store.get(account, offer.productUid),
+        openCheckouts: (await store.listPendingPaymentsOfAccount?.(account)) ?? [],
+        offerOf: offers.get,
+        now: now(),
+      });
+      switch (standing.kind) {
+        case 'owned':
+          throw routeError('already_owned', 'You already own this item.');
+        case 'subscribed':
+          throw routeError(
+            'already_subscribed',
+            'You already have this subscription; manage it from your account.',
+          );
+        case 'unavailable':
+          throw routeError('trial_used', 'The free trial of this product was already used.');
+        case 'pending': {
+          const { checkoutUrl, paymentUid, offerUid } = standing.checkout;
+          if (checkoutUrl === undefined) {
+            throw routeError('payment_pending', 'A payment for this is being confirmed; check your account.');
+          }
+          return checkoutResult(presentation, paymentUid, checkoutUrl, offers.get(offerUid) ?? offer);
+        }
+        default: {
+          const payment = await createPayment(account, standing.offer, presentation, nonce);
+          await recordPendingPayment(store, payment, account, now());
+          return checkoutResult(presentation, payment.paymentUid, payment.checkoutUrl, standing.offer);
+        }
+      }
+    });
+  }
+
+  async function createPayment(
+    account: string,
+    offer: OfferDefinition,
+    presentation: Presentation,
+    nonce: string,
+  ): Promise<Payment> {
     const prefill = options.prefill?.(account);
     const request: CreatePaymentRequest = {
       mode: 'HOSTED',
@@ -181,27 +231,13 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       metadata: { [field]: account },
       ...(prefill ? { prefill } : {}),
     };
-    let payment: Payment;
     try {
-      payment = await client.payments.create(request, {
+      return await client.payments.create(request, {
         idempotencyKey: checkoutIdempotencyKey(account, offer.offerUid, nonce),
       });
     } catch (error) {
       translate(error, 'checkout', 'No such offer.');
     }
-    if (presentation === 'embedded') {
-      return {
-        type: 'view',
-        status: 200,
-        view: {
-          kind: 'checkout_embedded',
-          paymentUid: payment.paymentUid,
-          checkoutUrl: payment.checkoutUrl,
-          offer,
-        },
-      };
-    }
-    return { type: 'redirect', status: 303, location: payment.checkoutUrl };
   }
 
   async function returnPage({ accountKey, fields }: RouteInput): Promise<RouteResult> {
@@ -215,8 +251,10 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       translate(error, 'return', 'No such payment.');
     }
     if (payment.metadata?.[field] !== account) throw routeError('not_found', 'No such payment.');
-    // Still open: remembered, so that reconciliation reads it again if its webhook never lands.
-    await recordPendingPayment(store, payment, account, now());
+    // Still open: remembered, so that reconciliation reads it again if its webhook never lands;
+    // settled: no longer a checkout to continue.
+    if (isPaymentOpen(payment.status)) await recordPendingPayment(store, payment, account, now());
+    else await forgetSettledPayment(store, payment.paymentUid);
     const granted = payment.status === 'SUCCEEDED' ? await options.grantFromPayment(payment) : undefined;
     const entitlement = granted?.entitlement ?? (await store.get(account, payment.productUid));
     return {
@@ -280,6 +318,19 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       return { allowed: hasAccess(entitlement, now()), entitlement };
     },
   };
+}
+
+/** Where the browser goes to pay: 303 to the checkout, or the view that embeds it. */
+function checkoutResult(
+  presentation: Presentation,
+  paymentUid: string,
+  checkoutUrl: string,
+  offer: OfferDefinition,
+): RouteResult {
+  if (presentation === 'embedded') {
+    return { type: 'view', status: 200, view: { kind: 'checkout_embedded', paymentUid, checkoutUrl, offer } };
+  }
+  return { type: 'redirect', status: 303, location: checkoutUrl };
 }
 
 function signedIn(accountKey: string | undefined): string {

@@ -11,6 +11,10 @@ import { DCB_ERROR_CODES } from '../errors/error-codes.js';
  *   "not found" too, so nobody learns what exists by guessing ids.
  * - `offer_unavailable` (409): the service will not sell this offer now.
  * - `already_owned` (409): a one-time item the account already has.
+ * - `already_subscribed` (409): the account has a live subscription to the product: manage it, do
+ *   not pay again.
+ * - `payment_pending` (409): a payment for the product is being started or confirmed; try again
+ *   in a moment.
  * - `trial_used` (409): the subscriber already had this product's trial.
  * - `conflict` (409): the subscription is not in a state that allows this.
  * - `rate_limited` (429): the service asked to slow down; `retryAfterSeconds` says for how long.

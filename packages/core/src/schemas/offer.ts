@@ -39,6 +39,13 @@ export const offerDefinitionSchema = z
     billingPeriod: billingPeriodSchema.nullish(),
     trialDays: z.number().int().min(0).default(0),
     gracePolicy: gracePolicySchema.default(NO_GRACE),
+    /**
+     * SUBSCRIPTION with a trial: the offer sold instead once the subscriber has used the trial (the
+     * same product, no trial days), so a returning subscriber pays to come back rather than being
+     * refused SUB-108. A partner-side setting: the service has no such field. An offer with no trial
+     * days sells itself to everyone and ignores it.
+     */
+    onceTrialUsed: z.string().min(1).optional(),
   })
   .superRefine((offer, ctx) => {
     if (offer.type === 'SUBSCRIPTION' && !offer.billingPeriod) {

@@ -172,6 +172,11 @@ export function memoryStore(): EntitlementStore & ReconcileStore {
         .sort((a, b) => compareText(a.paymentUid, b.paymentUid))
         .slice(0, limit);
     },
+    async listPendingPaymentsOfAccount(accountKey) {
+      return [...pendingPayments.values()]
+        .filter((payment) => payment.accountKey === accountKey)
+        .sort((a, b) => compareText(a.paymentUid, b.paymentUid));
+    },
     async removePendingPayment(paymentUid) {
       pendingPayments.delete(paymentUid);
     },

@@ -20,6 +20,8 @@ export interface ReconcileStore {
   recordPendingPayment(payment: PendingPayment): Promise<void>;
   /** The pending payments, in paymentUid order, after `query.after`, at most `query.limit`. */
   listPendingPayments(query: PendingPaymentsQuery): Promise<PendingPayment[]>;
+  /** One account's pending payments, in paymentUid order (an account has a few at most). */
+  listPendingPaymentsOfAccount(accountKey: string): Promise<PendingPayment[]>;
   /** Forgets a pending payment (settled, or given up); nothing happens when it is unknown. */
   removePendingPayment(paymentUid: string): Promise<void>;
   /**
@@ -37,6 +39,7 @@ const RECONCILE_METHODS = [
   'markReconciled',
   'recordPendingPayment',
   'listPendingPayments',
+  'listPendingPaymentsOfAccount',
   'removePendingPayment',
   'tryLock',
 ] as const satisfies readonly (keyof ReconcileStore)[];
@@ -60,14 +63,22 @@ export interface DueEntitlementsQuery extends DueCheck {
   limit: number;
 }
 
-/** A payment a return page left pending: reconciliation reads it until it settles. */
+/**
+ * A payment not settled yet: recorded when the checkout created it (and by a return page that found
+ * it open), forgotten once it settles. Reconciliation reads it until then; the checkout route
+ * continues it rather than start a second payment for the product.
+ */
 export interface PendingPayment {
   readonly paymentUid: string;
   readonly accountKey: string;
   readonly productUid: string;
   readonly offerUid: string;
-  /** When the return page recorded it (ISO 8601). */
+  /** When it was recorded (ISO 8601). */
   readonly recordedAt: string;
+  /** Where the subscriber continues it; absent when it was recorded without one. */
+  readonly checkoutUrl?: string | undefined;
+  /** When the service expires it if untouched (ISO 8601); absent when unknown. */
+  readonly expiresAt?: string | undefined;
 }
 
 export interface PendingPaymentsQuery {

@@ -323,6 +323,42 @@ describe('createWebhookHandler: events after the payment', () => {
   });
 });
 
+describe('createWebhookHandler: pending payments', () => {
+  it.each(['payment.succeeded', 'payment.failed'] as const)(
+    'forgets the pending payment once %s says how it ended',
+    async (name) => {
+      const store = memoryStore();
+      const handler = createWebhookHandler({
+        secrets: SECRET,
+        store,
+        ledger: memoryLedger(),
+        offers,
+        now: () => NOW,
+      });
+      await store.recordPendingPayment({
+        paymentUid: 'pay_1',
+        accountKey: 'user_1',
+        productUid: 'prod_credits',
+        offerUid: 'off_credits',
+        recordedAt: NOW.toISOString(),
+        checkoutUrl: 'https://checkout.example/c/pay_1',
+      });
+      await store.recordPendingPayment({
+        paymentUid: 'pay_other',
+        accountKey: 'user_1',
+        productUid: 'prod_premium',
+        offerUid: 'off_monthly',
+        recordedAt: NOW.toISOString(),
+      });
+      const answer = await handler(signedRequest(paymentEvent(name, 0, 'off_credits', { orderId: 'ord_1' })));
+      expect(answer.status).toBe(200);
+      expect(
+        (await store.listPendingPaymentsOfAccount('user_1')).map((payment) => payment.paymentUid),
+      ).toEqual(['pay_other']);
+    },
+  );
+});
+
 describe('createWebhookHandler: options', () => {
   it('takes the account from another metadata field, falling back to the subscriber', async () => {
     const { handler, store } = setup({ accountKeyField: 'userId' });

@@ -7,6 +7,7 @@ import {
   runEventListener,
   type WebhookListeners,
 } from '../apply/listeners.js';
+import { forgetSettledPayment, type PendingPaymentKeeper } from '../apply/record-pending-payment.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
@@ -19,7 +20,7 @@ import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js'
 import { isKnownEventName } from '../schemas/event-names.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Subscription } from '../schemas/subscription.js';
-import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { createDeadlines } from './deadlines.js';
 import type { RawBody } from './hmac.js';
@@ -41,7 +42,8 @@ export interface WebhookRequest {
 export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
   /** The environment's webhook signing secret, or several while rotating. */
   secrets: string | readonly string[];
-  store: EntitlementStore;
+  /** Where entitlements live; when it keeps pending payments too, a payment's outcome settles its record. */
+  store: EntitlementStore & PendingPaymentKeeper;
   ledger: EventLedger;
   /** Your offers (defineOffers, or the plain list): they say what each offer grants. */
   offers: Offers | readonly OfferDefinitionInput[];
@@ -179,6 +181,8 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         'dcbkit: confirming a same-instant subscription change by a read failed; the tie rule decided.',
       );
     }
+    // The payment's outcome is known: it is no longer a checkout to continue or a payment to read.
+    if (isPaymentEvent(event)) await forgetSettledPayment(store, event.paymentUid);
     const { accountKey: account, previous, entitlement } = applied;
     if (hasEventListener(on, event))
       await runEventListener(on, { event, accountKey: account, previous, entitlement });

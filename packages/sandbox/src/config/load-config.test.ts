@@ -19,11 +19,19 @@ describe('default config', () => {
   it('has a monthly TND subscription with a trial, a consumable, a non-consumable, two operators with different consent', () => {
     const config = defaultSandboxConfig();
     const byType = Object.fromEntries(config.offers.map((offer) => [offer.type, offer]));
-    expect(byType.SUBSCRIPTION).toMatchObject({
+    const byUid = Object.fromEntries(config.offers.map((offer) => [offer.offerUid, offer]));
+    expect(byUid.offer_premium_monthly).toMatchObject({
       price: { amount: 4500, currency: 'TND' },
       billingPeriod: { unit: 'MONTH', count: 1 },
       trialDays: 7,
+      onceTrialUsed: 'offer_premium_monthly_paid',
       gracePolicy: { days: 3, accessDuringGrace: true },
+    });
+    // What a returning subscriber pays for: the same product, no trial.
+    expect(byUid.offer_premium_monthly_paid).toMatchObject({
+      productUid: 'prod_premium',
+      price: { amount: 4500, currency: 'TND' },
+      trialDays: 0,
     });
     expect(byType.CONSUMABLE).toBeDefined();
     expect(byType.NON_CONSUMABLE).toBeDefined();
@@ -44,7 +52,7 @@ describe('default config', () => {
   it('hands out a fresh copy each time', () => {
     const config = defaultSandboxConfig();
     config.offers.length = 0;
-    expect(defaultSandboxConfig().offers).toHaveLength(3);
+    expect(defaultSandboxConfig().offers).toHaveLength(4);
   });
 });
 

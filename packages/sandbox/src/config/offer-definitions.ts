@@ -10,7 +10,7 @@ import type { SandboxConfig } from './config-schema.js';
  */
 export function offerDefinitionsOf(config: SandboxConfig): OfferDefinition[] {
   return config.offers.map(
-    ({ offerUid, productUid, name, type, price, billingPeriod, trialDays, gracePolicy }) => ({
+    ({ offerUid, productUid, name, type, price, billingPeriod, trialDays, gracePolicy, onceTrialUsed }) => ({
       offerUid,
       productUid,
       name,
@@ -19,6 +19,7 @@ export function offerDefinitionsOf(config: SandboxConfig): OfferDefinition[] {
       billingPeriod,
       trialDays,
       gracePolicy,
+      ...(onceTrialUsed === undefined ? {} : { onceTrialUsed }),
     }),
   );
 }

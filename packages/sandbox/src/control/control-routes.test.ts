@@ -26,6 +26,7 @@ describe('the sandbox dashboard', () => {
       'offer_premium_monthly',
       'offer_day_pass',
       'offer_full_unlock',
+      'offer_premium_monthly_paid',
     ]);
     for (const form of offerForms) {
       const checkout = await browser.submit({ ...dashboard, forms: [form] }, '/sandbox/checkout');
@@ -41,7 +42,7 @@ describe('the sandbox dashboard', () => {
     const events = receiver.verifiedEvents(sandbox.credentials.webhookSecret);
     expect(
       events.filter((event) => event.event === 'payment.succeeded').map((event) => event.offerUid),
-    ).toEqual(['offer_premium_monthly', 'offer_day_pass', 'offer_full_unlock']);
+    ).toEqual(['offer_premium_monthly', 'offer_day_pass', 'offer_full_unlock', 'offer_premium_monthly_paid']);
   });
 
   it('mounts an embedded checkout in an iframe of a stand-in partner page', async () => {
@@ -68,7 +69,7 @@ describe('the sandbox dashboard', () => {
     receiver = await startWebhookReceiver();
     sandbox = await startTestSandbox();
     const config = await apiGet(sandbox, '/sandbox/config');
-    expect((config.body as { data: { offers: unknown[] } }).data.offers).toHaveLength(3);
+    expect((config.body as { data: { offers: unknown[] } }).data.offers).toHaveLength(4);
     expect((await apiGet(sandbox, '/sandbox/payments')).body).toEqual({ success: true, data: [] });
     expect((await apiGet(sandbox, '/sandbox/sms')).body).toEqual({ success: true, data: [] });
   });

@@ -10,7 +10,7 @@ describe('dcbkit-store', () => {
     try {
       const lines: string[] = [];
       expect(await runStoreCli(['migrate', '--pglite', dir], {}, (line) => lines.push(line))).toBe(0);
-      expect(JSON.parse(lines[0] ?? '')).toMatchObject({ applied: [1, 2, 3] });
+      expect(JSON.parse(lines[0] ?? '')).toMatchObject({ applied: [1, 2, 3, 4] });
       expect(await runStoreCli(['migrate'], { DCB_PGLITE_DIR: dir }, (line) => lines.push(line))).toBe(0);
       expect(JSON.parse(lines[1] ?? '')).toMatchObject({ applied: [] });
       expect(await runStoreCli(['reconcile', '--pglite', dir], {}, (line) => lines.push(line))).toBe(2);

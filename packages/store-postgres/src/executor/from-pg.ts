@@ -60,28 +60,5 @@ export function fromPg(pool: PgPoolLike): SqlExecutor {
         client.release(broken ?? false);
       }
     },
-    async session<T>(work: (connection: SqlQueryable) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      const onError = (error: Error) => {
-        broken = error;
-      };
-      client.on('error', onError);
-      try {
-        return await work({
-          query: <Row>(text: string, params: readonly unknown[] = []) => {
-            if (broken) return Promise.reject(broken);
-            return client.query(text, [...params]) as Promise<SqlResult<Row>>;
-          },
-        });
-      } catch (error) {
-        broken ??= error instanceof Error ? error : new Error(String(error));
-        throw error;
-      } finally {
-        client.removeListener('error', onError);
-        // A session that failed may hold a lock or be mid-statement: never hand it to someone else.
-        client.release(broken ?? false);
-      }
-    },
   };
 }

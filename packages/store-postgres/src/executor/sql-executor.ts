@@ -19,10 +19,4 @@ export interface SqlExecutor extends SqlQueryable {
    * rolls back and rejects when it rejects or the connection fails. Nothing is left half-written.
    */
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
-  /**
-   * Optional: runs `work` on one connection kept for its whole duration, outside a transaction
-   * (for session-level advisory locks, which end with the connection if the process dies). Without
-   * it, the store's tryLock only keeps runs of this process apart (enough for PGlite: one process).
-   */
-  session?<T>(work: (connection: SqlQueryable) => Promise<T>): Promise<T>;
 }

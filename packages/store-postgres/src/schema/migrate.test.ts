@@ -25,13 +25,14 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
       'dcbkit_entitlement_payments',
       'dcbkit_entitlement_units',
       'dcbkit_entitlements',
       'dcbkit_events',
+      'dcbkit_locks',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
     ]);
@@ -47,12 +48,12 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -69,12 +70,14 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'one_entitlement_units',
       'one_entitlements',
       'one_events',
+      'one_locks',
       'one_migrations',
       'one_pending_payments',
       'two_entitlement_payments',
       'two_entitlement_units',
       'two_entitlements',
       'two_events',
+      'two_locks',
       'two_migrations',
       'two_pending_payments',
     ]);
@@ -92,7 +95,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4]);
   });
 });
 
@@ -106,13 +109,14 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
       'dcbkit_entitlement_payments',
       'dcbkit_entitlement_units',
       'dcbkit_entitlements',
       'dcbkit_events',
+      'dcbkit_locks',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
     ]);
@@ -143,9 +147,12 @@ describe('migrate on PGlite', () => {
       'events_completed_idx',
       'events_lease_idx',
       'events_pkey',
+      'locks',
+      'locks_pkey',
       'migrations',
       'migrations_pkey',
       'pending_payments',
+      'pending_payments_account_idx',
       'pending_payments_pkey',
     ]);
   });

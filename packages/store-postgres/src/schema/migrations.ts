@@ -131,6 +131,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ];
     },
   },
+  {
+    version: 4,
+    name: 'pending payments: the checkout to continue; locks under a lease',
+    statements: (t) => [
+      `ALTER TABLE ${t.pendingPayments} ADD COLUMN checkout_url text, ADD COLUMN expires_at timestamptz`,
+      `CREATE INDEX ${t.index('pending_payments_account_idx')} ON ${t.pendingPayments} (account_key)`,
+      // A lock is a row, taken and released by one short statement each: holding one never holds
+      // a pooled connection (a checkout holds it while it calls the service and writes).
+      `CREATE TABLE ${t.locks} (
+        name text PRIMARY KEY,
+        token text NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -17,8 +17,10 @@ export interface TableNames {
   readonly entitlements: string;
   readonly events: string;
   readonly migrations: string;
-  /** Payments return pages left pending, for reconciliation. */
+  /** Payments not settled yet: the checkout to continue, and what reconciliation reads. */
   readonly pendingPayments: string;
+  /** Named locks held under a lease (tryLock). */
+  readonly locks: string;
   /** The payments updates recorded (core's EntitlementFacts), one row each, beside the entitlements. */
   readonly entitlementPayments: string;
   /** The orders consumable units were bought by (core's EntitlementFacts), one row each. */
@@ -79,6 +81,7 @@ export function tableNames(options: TableNameOptions = {}): TableNames {
     events: qualified('events'),
     migrations: qualified('migrations'),
     pendingPayments: qualified('pending_payments'),
+    locks: qualified('locks'),
     entitlementPayments: qualified('entitlement_payments'),
     entitlementUnits: qualified('entitlement_units'),
     index: (name: string) => quote(tablePrefix + name),

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import type { Entitlement, PendingPayment, ReconcileStore, ReleaseLock } from '@dcbkit/core/store';
-import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
-import type { TableNames } from '../schema/table-names.js';
+import type { Entitlement, PendingPayment, ReconcileStore } from '@dcbkit/core/store';
+import type { SqlExecutor } from '../executor/sql-executor.js';
+import { tryLeaseLock } from './lease-lock.js';
 import type { StoreStatements } from './store-statements.js';
 
 interface PendingRow {
@@ -10,15 +9,24 @@ interface PendingRow {
   product_uid: string;
   offer_uid: string;
   recorded_at: Date | string;
+  checkout_url: string | null;
+  expires_at: Date | string | null;
+}
+
+function pendingPaymentOf(row: PendingRow): PendingPayment {
+  return {
+    paymentUid: row.payment_uid,
+    accountKey: row.account_key,
+    productUid: row.product_uid,
+    offerUid: row.offer_uid,
+    recordedAt: new Date(row.recorded_at).toISOString(),
+    ...(row.checkout_url === null ? {} : { checkoutUrl: row.checkout_url }),
+    ...(row.expires_at === null ? {} : { expiresAt: new Date(row.expires_at).toISOString() }),
+  };
 }
 
 /** Reconciliation's bookkeeping beside the entitlements (core's ReconcileStore, docs/reconcile.md). */
-export function reconcileMethods(
-  executor: SqlExecutor,
-  sql: StoreStatements,
-  names: TableNames,
-): ReconcileStore {
-  const processLocks = new Set<string>();
+export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): ReconcileStore {
   return {
     async listDueEntitlements({ now, staleBefore, after, limit }) {
       const { rows } = await executor.query<{ data: Entitlement }>(sql.due, [
@@ -40,85 +48,21 @@ export function reconcileMethods(
         payment.productUid,
         payment.offerUid,
         payment.recordedAt,
+        payment.checkoutUrl ?? null,
+        payment.expiresAt ?? null,
       ]);
     },
     async listPendingPayments({ after, limit }) {
       const { rows } = await executor.query<PendingRow>(sql.listPending, [after ?? '', limit]);
-      return rows.map(
-        (row): PendingPayment => ({
-          paymentUid: row.payment_uid,
-          accountKey: row.account_key,
-          productUid: row.product_uid,
-          offerUid: row.offer_uid,
-          recordedAt: new Date(row.recorded_at).toISOString(),
-        }),
-      );
+      return rows.map(pendingPaymentOf);
+    },
+    async listPendingPaymentsOfAccount(accountKey) {
+      const { rows } = await executor.query<PendingRow>(sql.listPendingOfAccount, [accountKey]);
+      return rows.map(pendingPaymentOf);
     },
     async removePendingPayment(paymentUid) {
       await executor.query(sql.removePending, [paymentUid]);
     },
-    async tryLock(name) {
-      if (executor.session === undefined) return processLock(processLocks, name);
-      return advisoryLock(executor, lockId(names, name));
-    },
-  };
-}
-
-/** A lock per schema and prefix: two apps on one database with their own tables do not block each other. */
-function lockId(names: TableNames, name: string): string {
-  const digest = createHash('sha256')
-    .update(`dcbkit-store-postgres:lock:${names.schema}:${names.prefix}:${name}`)
-    .digest();
-  return digest.readBigInt64BE(0).toString();
-}
-
-/**
- * pg_try_advisory_lock on a connection held until the release: across every instance on the
- * database, and let go by PostgreSQL itself if the holder's process dies with its connection.
- */
-function advisoryLock(executor: SqlExecutor, id: string): Promise<ReleaseLock | undefined> {
-  if (executor.session === undefined) throw new Error('advisoryLock needs executor.session');
-  const session: <T>(work: (connection: SqlQueryable) => Promise<T>) => Promise<T> =
-    executor.session.bind(executor);
-  let answer!: (release: ReleaseLock | undefined) => void;
-  const answered = new Promise<ReleaseLock | undefined>((resolve) => {
-    answer = resolve;
-  });
-  let letGo!: () => void;
-  const released = new Promise<void>((resolve) => {
-    letGo = resolve;
-  });
-  const held = session<void>(async (connection) => {
-    const { rows } = await connection.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock($1::bigint) AS locked',
-      [id],
-    );
-    if (rows[0]?.locked !== true) {
-      answer(undefined);
-      return;
-    }
-    let done = false;
-    answer(async () => {
-      if (done) return;
-      done = true;
-      letGo();
-      await held;
-    });
-    await released;
-    await connection.query('SELECT pg_advisory_unlock($1::bigint)', [id]);
-  });
-  // A failure before the answer (no connection, say) rejects here; after it, the release rejects.
-  return Promise.race([answered, held.then(() => answered)]);
-}
-
-/** Without a dedicated connection (PGlite: one process, one connection), runs in this process are kept apart. */
-function processLock(locks: Set<string>, name: string): ReleaseLock | undefined {
-  if (locks.has(name)) return undefined;
-  locks.add(name);
-  let done = false;
-  return async () => {
-    if (done) return;
-    done = true;
-    locks.delete(name);
+    tryLock: (name) => tryLeaseLock(executor, sql, name),
   };
 }

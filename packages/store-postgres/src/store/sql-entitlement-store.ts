@@ -187,6 +187,6 @@ export function sqlEntitlementStore(
     },
     findBySubscriptionUid: (subscriptionUid) => first(sql.bySubscription, [subscriptionUid]),
     findByPaymentUid: (paymentUid) => first(sql.byPayment, [paymentUid]),
-    ...reconcileMethods(executor, sql, names),
+    ...reconcileMethods(executor, sql),
   };
 }

@@ -1,6 +1,9 @@
 import type { TableNames } from '../schema/table-names.js';
 
 /** The SQL of the store, built once per table names. */
+const pendingColumns =
+  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at';
+
 export function storeStatements(t: TableNames) {
   const columns =
     'account_key, product_uid, subscription_uid, data, live_subscription, deadline_at, last_event_at';
@@ -69,11 +72,24 @@ export function storeStatements(t: TableNames) {
       ORDER BY account_key COLLATE "C", product_uid COLLATE "C" LIMIT $5`,
     markReconciled: `UPDATE ${t.entitlements}
       SET reconciled_at = GREATEST(reconciled_at, $3::timestamptz) WHERE ${key}`,
-    recordPending: `INSERT INTO ${t.pendingPayments} (payment_uid, account_key, product_uid, offer_uid, recorded_at)
-      VALUES ($1, $2, $3, $4, $5::timestamptz) ON CONFLICT (payment_uid) DO NOTHING`,
-    listPending: `SELECT payment_uid, account_key, product_uid, offer_uid, recorded_at FROM ${t.pendingPayments}
+    recordPending: `INSERT INTO ${t.pendingPayments}
+        (payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at)
+      VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7::timestamptz) ON CONFLICT (payment_uid) DO NOTHING`,
+    listPending: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
       WHERE payment_uid COLLATE "C" > $1 ORDER BY payment_uid COLLATE "C" LIMIT $2`,
+    listPendingOfAccount: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
+      WHERE account_key = $1 ORDER BY payment_uid COLLATE "C"`,
     removePending: `DELETE FROM ${t.pendingPayments} WHERE payment_uid = $1`,
+    // Takes the lock $1 for token $2 for $3 seconds, unless another holder's lease is still running
+    // (the database's clock decides, so instances with skewed clocks agree).
+    takeLock: `INSERT INTO ${t.locks} (name, token, expires_at)
+      VALUES ($1, $2, now() + make_interval(secs => $3))
+      ON CONFLICT (name) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at
+        WHERE ${t.locks}.expires_at <= now()
+      RETURNING token`,
+    renewLock: `UPDATE ${t.locks} SET expires_at = now() + make_interval(secs => $3)
+      WHERE name = $1 AND token = $2`,
+    releaseLock: `DELETE FROM ${t.locks} WHERE name = $1 AND token = $2`,
   };
 }
 

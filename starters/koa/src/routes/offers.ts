@@ -1,10 +1,13 @@
 import type { DcbKit } from '@dcbkit/core';
 import Router from '@koa/router';
 import type { Views } from '../views.js';
+import { accountKeyOf } from './auth.js';
 
 /**
  * The offers page: name, price (with the currency's minor unit), billing period and trial of
- * each offer, shown before any checkout button, as the service requires of partners.
+ * each offer, shown before any checkout button, as the service requires of partners; for a
+ * signed-in account, what it may do with each (kit.offerStandings) instead of a button it would be
+ * refused: owned, subscribed, a checkout to continue, the paid price once the trial is used.
  */
 export function offersRoutes({
   kit,
@@ -16,9 +19,13 @@ export function offersRoutes({
   embedded: boolean;
 }): Router {
   const router = new Router();
-  router.get('/', (ctx) => {
+  router.get('/', async (ctx) => {
+    const account = accountKeyOf(ctx);
+    // What this account may do with each offer: the kit's answer, the same rule the checkout enforces.
+    const standings = account === undefined ? undefined : await kit.offerStandings(account);
     views.render(ctx, 'offers', {
-      offers: kit.offers.list,
+      offers: kit.offers.listed,
+      standings,
       // The access gate sends visitors here with ?product=… when they lack it.
       needsProduct: typeof ctx.query.product === 'string',
       // The embedded checkout needs the checkout host in the CSP's frame-src.

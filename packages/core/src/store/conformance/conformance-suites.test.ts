@@ -5,6 +5,7 @@ import type { EntitlementStore } from '../entitlement-store.js';
 import { memoryStore } from '../memory-store.js';
 import type { exampleEntitlement } from './example-entitlement.js';
 import { ledgerChecks } from './ledger-conformance.js';
+import { reconcileChecks } from './reconcile-conformance.js';
 import { storeChecks } from './store-conformance.js';
 
 // The suites are only worth running if they catch broken implementations: these are broken on purpose.
@@ -76,6 +77,16 @@ function eagerStore(): EntitlementStore {
   };
 }
 
+/** Keeps pending payments but drops what a checkout needs to be continued. */
+function urlDroppingStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    recordPendingPayment: ({ checkoutUrl: _url, expiresAt: _expiry, ...payment }) =>
+      inner.recordPendingPayment(payment),
+  };
+}
+
 /** Checks, yields, then marks: two concurrent claims both see nothing and both answer new. */
 function racyLedger(): EventLedger {
   const states = new Map<string, 'in_progress' | 'completed'>();
@@ -135,6 +146,12 @@ describe('the conformance suites', () => {
   it('catch a store that hands out live records', async () => {
     const snapshot = check(storeChecks, 'does not change when the store changes');
     await expect(snapshot.run(leakyStore())).rejects.toThrow();
+  });
+
+  it("catch a store that forgets a pending checkout's URL", async () => {
+    const pending = check(reconcileChecks, 'pending payments of one account');
+    await expect(pending.run(urlDroppingStore())).rejects.toThrow();
+    await expect(pending.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it('catch a ledger whose claim is not atomic', async () => {

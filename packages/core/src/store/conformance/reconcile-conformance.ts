@@ -193,6 +193,36 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     },
   },
   {
+    name: "pending payments of one account: its own only, with the checkout's URL and expiry kept",
+    async run(store) {
+      const account = uniqueId('acct');
+      const other = uniqueId('acct');
+      const checkout = {
+        paymentUid: `${uniqueId('pay')}_b`,
+        accountKey: account,
+        productUid: 'prod_a',
+        offerUid: 'off_a',
+        recordedAt: '2030-01-01T00:00:00.000Z',
+        checkoutUrl: 'https://checkout.example/c/pay_b',
+        expiresAt: '2030-01-01T00:15:00.000Z',
+      };
+      // One a return page recorded, with no URL or expiry: listed without them.
+      const { checkoutUrl: _url, expiresAt: _expiry, ...withoutCheckout } = checkout;
+      const returned = {
+        ...withoutCheckout,
+        paymentUid: `${checkout.paymentUid.slice(0, -2)}_a`,
+        productUid: 'prod_b',
+      };
+      await store.recordPendingPayment(checkout);
+      await store.recordPendingPayment(returned);
+      await store.recordPendingPayment({ ...checkout, paymentUid: uniqueId('pay'), accountKey: other });
+      assert.deepEqual(await store.listPendingPaymentsOfAccount(account), [returned, checkout]);
+      await store.removePendingPayment(checkout.paymentUid);
+      assert.deepEqual(await store.listPendingPaymentsOfAccount(account), [returned]);
+      assert.deepEqual(await store.listPendingPaymentsOfAccount(uniqueId('acct')), []);
+    },
+  },
+  {
     name: 'tryLock grants a lock to one holder at a time, and again once released',
     async run(store) {
       const name = uniqueId('lock');
