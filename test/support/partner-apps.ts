@@ -55,6 +55,7 @@ function expressVariant(name: string, express: typeof Express): AppVariant {
       app.get('/return', dcb.returnPage());
       app.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
       app.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+      app.post('/payments/:paymentUid/cancel', dcb.cancelPayment());
       app.get('/premium', dcb.requireAccess('prod_premium'), (_req, res) => {
         res.send('premium content');
       });
@@ -110,6 +111,7 @@ function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
       router.get('/return', dcb.returnPage());
       router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
       router.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+      router.post('/payments/:paymentUid/cancel', dcb.cancelPayment());
       router.get('/premium', dcb.requireAccess('prod_premium'), (ctx) => {
         ctx.body = 'premium content';
       });

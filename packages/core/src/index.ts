@@ -111,7 +111,7 @@ export type { Subscription, SubscriptionCancelWhen, SubscriptionStatus } from '.
 export type { PaymentWebhookEvent, WebhookEvent } from './schemas/webhook-event.js';
 export type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './store/entitlement-store.js';
 export { memoryStore } from './store/memory-store.js';
-export type { ReconcileStore } from './store/reconcile-store.js';
+export type { PendingPayment, ReconcileStore } from './store/reconcile-store.js';
 export {
   type CreateWebhookHandlerOptions,
   createWebhookHandler,

@@ -51,6 +51,7 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
   return {
     checkout: () => handle(routes.checkout),
     returnPage: () => handle(routes.returnPage),
+    cancelPayment: () => handle(routes.cancelPayment),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
     requireAccess(productUid, gate = {}) {

@@ -51,6 +51,7 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
   return {
     checkout: () => handle(routes.checkout),
     returnPage: () => handle(routes.returnPage),
+    cancelPayment: () => handle(routes.cancelPayment),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
     requireAccess(productUid, gate = {}) {

@@ -100,7 +100,8 @@ function trialUsed(entitlement: Entitlement | undefined): boolean {
   return entitlement?.type === 'SUBSCRIPTION' && entitlement.subscriptionUid !== null;
 }
 
-function isStillOpen(checkout: OpenCheckout, now: Date): boolean {
+/** The checkout can still be continued: the service has not expired it (or its expiry is unknown). */
+export function isStillOpen(checkout: OpenCheckout, now: Date): boolean {
   return checkout.expiresAt === undefined || now.getTime() < Date.parse(checkout.expiresAt);
 }
 

@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { type OfferStanding, offerStandings } from '../access/offer-standing.js';
+import { isStillOpen, type OfferStanding, offerStandings } from '../access/offer-standing.js';
 import { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { PendingPaymentKeeper } from '../apply/record-pending-payment.js';
@@ -28,7 +28,7 @@ import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { memoryStore } from '../store/memory-store.js';
-import type { ReconcileStore } from '../store/reconcile-store.js';
+import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
 import { createWebhookHandler, type WebhookHandler } from '../webhooks/create-webhook-handler.js';
 
 /** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping too. */
@@ -94,6 +94,12 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * page from it, as the checkout route decides by the same rule.
    */
   offerStandings(accountKey: string): Promise<ReadonlyMap<string, OfferStanding>>;
+  /**
+   * The account's payments still open (started, not expired, not settled), oldest uid first: list
+   * them on the account page with "continue" (`checkoutUrl`) and "cancel" (the cancelPayment route).
+   * Empty with a store that keeps no pending payments.
+   */
+  pendingPayments(accountKey: string): Promise<PendingPayment[]>;
   /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
   grantFromPayment(payment: Payment): Promise<GrantResult>;
   /**
@@ -184,6 +190,10 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       ...optional({ on: config.on, now: config.now }),
     });
   };
+  const now = config.now ?? (() => new Date());
+  const keeper = store as EntitlementStore & PendingPaymentKeeper;
+  const pendingOf = async (accountKey: string): Promise<PendingPayment[]> =>
+    (await keeper.listPendingPaymentsOfAccount?.(accountKey)) ?? [];
   // Made at once, so a return URL that is not an absolute http(s) URL is refused here, with the
   // other options, rather than when the routes are first used.
   const routes =
@@ -224,18 +234,21 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     logger,
     grantFromPayment: grant,
     async offerStandings(accountKey) {
-      const keeper: PendingPaymentKeeper = store as EntitlementStore & PendingPaymentKeeper;
       const [entitlements, openCheckouts] = await Promise.all([
         store.listByAccount(accountKey),
-        keeper.listPendingPaymentsOfAccount?.(accountKey) ?? [],
+        pendingOf(accountKey),
       ]);
       return offerStandings({
         offers: offers.listed,
         entitlements,
         openCheckouts,
         offerOf: offers.get,
-        now: (config.now ?? (() => new Date()))(),
+        now: now(),
       });
+    },
+    async pendingPayments(accountKey) {
+      const at = now();
+      return (await pendingOf(accountKey)).filter((payment) => isStillOpen(payment, at));
     },
     async checkConnection() {
       try {

@@ -46,6 +46,8 @@ export function fromClientError(error: unknown, notFound: string): DcbError<Rout
         return routeError('conflict', 'This subscription has already ended.', cause);
       case 'SUB-105':
         return routeError('conflict', 'No cancellation is scheduled for this subscription.', cause);
+      case 'PAY-106':
+        return routeError('conflict', 'This payment can no longer be cancelled.', cause);
       case 'SEC-001':
         return routeError('rate_limited', 'Too many requests; try again shortly.', {
           ...cause,

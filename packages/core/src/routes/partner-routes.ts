@@ -79,6 +79,11 @@ export interface PartnerRoutes {
   checkout(input: RouteInput): Promise<RouteResult>;
   /** The return page: confirms `paymentUid` with a server-side read and grants when it succeeded. */
   returnPage(input: RouteInput): Promise<RouteResult>;
+  /**
+   * Cancels a payment of this account still waiting on the subscriber (`paymentUid`), as the
+   * service allows only then (`POST /v1/payments/{paymentUid}/cancel`), and forgets it as pending.
+   */
+  cancelPayment(input: RouteInput): Promise<RouteResult>;
   /** Cancels `subscriptionUid` of this account, `when` NOW or PERIOD_END. */
   cancelSubscription(input: RouteInput): Promise<RouteResult>;
   /** Withdraws a PERIOD_END cancellation of `subscriptionUid` of this account. */
@@ -265,10 +270,44 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         state: RETURN_STATE[payment.status],
         paymentUid: payment.paymentUid,
         paymentStatus: payment.status,
+        failureCode: payment.status === 'FAILED' ? payment.failureCode : undefined,
+        continueUrl: payment.status === 'REQUIRES_ACTION' ? payment.checkoutUrl : undefined,
+        expiresAt: payment.expiresAt,
         offer: offers.get(payment.offerUid),
         entitlement,
         hasAccess: hasAccess(entitlement, now()),
       },
+    };
+  }
+
+  async function cancelPayment(input: RouteInput): Promise<RouteResult> {
+    const account = signedIn(input.accountKey);
+    guard(input, account);
+    const paymentUid = identifier(input.fields, 'paymentUid');
+    let payment: Payment;
+    try {
+      payment = await client.payments.retrieve(paymentUid);
+    } catch (error) {
+      translate(error, 'cancel_payment', 'No such payment.');
+    }
+    if (payment.metadata?.[field] !== account) throw routeError('not_found', 'No such payment.');
+    if (payment.status === 'REQUIRES_ACTION') {
+      try {
+        await client.payments.cancel(paymentUid);
+      } catch (error) {
+        translate(error, 'cancel_payment', 'No such payment.');
+      }
+    } else if (payment.status !== 'CANCELED') {
+      // Consent given (the operator is charging), or already ended another way: the spec allows a
+      // cancel only while the payment waits on the subscriber.
+      if (!isPaymentOpen(payment.status)) await forgetSettledPayment(store, paymentUid);
+      throw routeError('conflict', 'This payment can no longer be cancelled.');
+    }
+    await forgetSettledPayment(store, paymentUid);
+    return {
+      type: 'view',
+      status: 200,
+      view: { kind: 'payment_canceled', paymentUid, offer: offers.get(payment.offerUid) },
     };
   }
 
@@ -309,6 +348,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   return {
     checkout,
     returnPage,
+    cancelPayment,
     cancelSubscription: (input) => changeSubscription(input, 'cancel'),
     resumeSubscription: (input) => changeSubscription(input, 'resume'),
     formToken: (accountKey) => createFormToken(formSecret, signedIn(accountKey)),

@@ -7,6 +7,8 @@ export interface PartnerRouteHandlers<Handler, SignedInAccount> {
   checkout(): Handler;
   /** GET: the return URL; confirms the payment server-side and grants when it succeeded. */
   returnPage(): Handler;
+  /** POST `:paymentUid`: cancels this account's payment still waiting on the subscriber. */
+  cancelPayment(): Handler;
   /** POST `:subscriptionUid` with `when` NOW or PERIOD_END. */
   cancelSubscription(): Handler;
   /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */

@@ -24,6 +24,14 @@ export type RouteView =
       state: ReturnState;
       paymentUid: string;
       paymentStatus: PaymentStatus;
+      /** `failed`: the service's code of why, when it says (PAY-101 insufficient balance, PAY-103 declined…). */
+      failureCode: string | undefined;
+      /**
+       * `pending` at REQUIRES_ACTION (the subscriber came back without finishing): where to continue
+       * it until `expiresAt`; offer that, and cancelling it, rather than wait.
+       */
+      continueUrl: string | undefined;
+      expiresAt: string;
       offer: OfferDefinition | undefined;
       entitlement: Entitlement | undefined;
       /**
@@ -32,6 +40,12 @@ export type RouteView =
        * payment's outcome: that is `state`.
        */
       hasAccess: boolean;
+    }
+  | {
+      /** A pending payment the account cancelled (cancelPayment). */
+      kind: 'payment_canceled';
+      paymentUid: string;
+      offer: OfferDefinition | undefined;
     }
   | {
       kind: 'subscription';

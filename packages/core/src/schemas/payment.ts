@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ErrorCode } from './error-codes.js';
 import { echoedMetadataSchema, timestampSchema } from './primitives.js';
 import { PAYMENT_STATUSES } from './statuses.js';
 
@@ -37,6 +38,12 @@ export const paymentSchema = z.object({
   subscriberUid: z.string().min(1).optional(),
   /** For SUBSCRIPTION offers once the subscription exists. The spec does not name it: see docs/spec-gaps.md. */
   subscriptionUid: z.string().min(1).optional(),
+  /**
+   * FAILED: the spec's error code of why (PAY-101, PAY-103, SUB-108, CAT-109, or the number's
+   * SBR-102, SBR-104, RSK-101 when the subscriber gave up after it). Not in the spec: see
+   * docs/spec-gaps.md; absent when the service does not say.
+   */
+  failureCode: (z.string().min(1) as z.ZodType<ErrorCode | (string & {})>).optional(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
 

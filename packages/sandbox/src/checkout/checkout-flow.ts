@@ -71,7 +71,10 @@ export class CheckoutFlow {
     const { payments } = this.deps;
     const verdict = payments.checkLine(payment.clientId, payment.offer, payment.request.operator, typed);
     const outcome = submitNumber(verdict, network, payment.offer, this.context());
-    if (outcome.kind === 'number-refused') return { kind: 'number-refused', code: outcome.code };
+    if (outcome.kind === 'number-refused') {
+      payment.lastRefusal = outcome.code;
+      return { kind: 'number-refused', code: outcome.code };
+    }
     if (outcome.kind === 'no-method') return outcome;
     return this.settle(payment, outcome.session.line, outcome, locale);
   }

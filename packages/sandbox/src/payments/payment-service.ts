@@ -206,7 +206,8 @@ export class PaymentService {
   /** The subscriber gave up, or failed consent too often: FAILED with payment.failed. */
   abandon(record: PaymentRecord, reason: 'ABANDONED' | 'CONSENT_FAILED'): void {
     if (record.status !== 'REQUIRES_ACTION') return;
-    this.fail(record, { reason });
+    // A subscriber who gives up after a refused number failed for that reason.
+    this.fail(record, { reason, ...(record.lastRefusal ? { code: record.lastRefusal } : {}) });
   }
 
   private refresh(record: PaymentRecord): PaymentRecord {

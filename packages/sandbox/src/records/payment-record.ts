@@ -35,6 +35,8 @@ export interface PaymentRecord {
   /** The line charged. Never leaves the sandbox: partners get subscriberUid instead. */
   msisdn?: string;
   operatorCode?: string;
+  /** The last number the checkout refused, and why (SBR-102, SBR-104, RSK-101…): why an abandon ended it. */
+  lastRefusal?: ErrorCode;
   failure?: PaymentFailure;
 }
 
@@ -53,5 +55,9 @@ export function toPaymentView(record: PaymentRecord): Payment {
     ...(record.orderId !== undefined ? { orderId: record.orderId } : {}),
     ...(record.subscriberUid !== undefined ? { subscriberUid: record.subscriberUid } : {}),
     ...(record.subscriptionUid !== undefined ? { subscriptionUid: record.subscriptionUid } : {}),
+    // Not in the spec (docs/spec-gaps.md): the spec's code of why a FAILED payment failed.
+    ...(record.status === 'FAILED' && record.failure?.code !== undefined
+      ? { failureCode: record.failure.code }
+      : {}),
   };
 }

@@ -33,9 +33,15 @@ export function accountRoutes({
   router.get('/account', requireSignIn, async (req, res, next) => {
     try {
       const now = new Date();
-      const entitlements = await kit.store.listByAccount(accountKeyOf(req) ?? '');
+      const account = accountKeyOf(req) ?? '';
+      const [entitlements, open] = await Promise.all([
+        kit.store.listByAccount(account),
+        kit.pendingPayments(account),
+      ]);
+      // Checkouts started and not finished: continue or cancel them here.
+      const pending = open.map((payment) => ({ ...payment, offer: kit.offers.get(payment.offerUid) }));
       const byProduct = new Map(entitlements.map((entitlement) => [entitlement.productUid, entitlement]));
-      const products = kit.offers.list.map((offer) => ({
+      const products = kit.offers.listed.map((offer) => ({
         offer,
         access: hasAccess(byProduct.get(offer.productUid), now),
       }));
@@ -68,7 +74,7 @@ export function accountRoutes({
             },
           ];
         });
-      views.render(req, res, 'account', { products, subscriptions, purchases });
+      views.render(req, res, 'account', { products, subscriptions, purchases, pending });
     } catch (error) {
       next(error);
     }
@@ -102,6 +108,8 @@ export function accountRoutes({
   // The kit reads `when` and `token` from the form body (never the query string) and the uid from the path.
   router.post('/account/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
   router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+  // The kit cancels it only if it is this account's and still waiting on the subscriber.
+  router.post('/account/payments/:paymentUid/cancel', dcb.cancelPayment());
 
   return router;
 }

@@ -31,7 +31,15 @@ export function renderKitView(views: Views) {
           trial: view.entitlement?.status === 'TRIALING',
           premiumProduct: PREMIUM_PRODUCT,
           checkAgainUrl: returnPageOf(view.paymentUid),
+          paymentUid: view.paymentUid,
+          // Came back without finishing: offer to continue or cancel rather than wait for the expiry.
+          continueUrl: view.continueUrl,
+          reason: reasonOf(view.paymentStatus, view.failureCode),
         });
+        return;
+      case 'payment_canceled':
+        updateSession(req, { notice: { key: 'done.paymentCanceled', values: {} } });
+        res.redirect(303, '/account');
         return;
       case 'subscription': {
         // Post/redirect/get: the account page shows the result, and reloading it sends nothing again.
@@ -46,6 +54,13 @@ export function renderKitView(views: Views) {
       }
     }
   };
+}
+
+/** Why a payment failed, in words the shop has (return.reason.*): the service's code, else the status. */
+const REASONS = new Set(['PAY-101', 'PAY-103', 'SBR-102', 'SBR-104', 'RSK-101', 'CAT-109', 'SUB-108']);
+
+function reasonOf(status: string, failureCode: string | undefined): string {
+  return failureCode !== undefined && REASONS.has(failureCode) ? failureCode : status;
 }
 
 function returnPageOf(paymentUid: string): string {

@@ -25,9 +25,15 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
 
   router.get('/account', requireSignIn, async (ctx) => {
     const now = new Date();
-    const entitlements = await kit.store.listByAccount(accountKeyOf(ctx) ?? '');
+    const account = accountKeyOf(ctx) ?? '';
+    const [entitlements, open] = await Promise.all([
+      kit.store.listByAccount(account),
+      kit.pendingPayments(account),
+    ]);
+    // Checkouts started and not finished: continue or cancel them here.
+    const pending = open.map((payment) => ({ ...payment, offer: kit.offers.get(payment.offerUid) }));
     const byProduct = new Map(entitlements.map((entitlement) => [entitlement.productUid, entitlement]));
-    const products = kit.offers.list.map((offer) => ({
+    const products = kit.offers.listed.map((offer) => ({
       offer,
       access: hasAccess(byProduct.get(offer.productUid), now),
     }));
@@ -60,7 +66,7 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
           },
         ];
       });
-    views.render(ctx, 'account', { products, subscriptions, purchases });
+    views.render(ctx, 'account', { products, subscriptions, purchases, pending });
   });
 
   /** The confirmation page of one action, for a subscription of this account only. */
@@ -90,6 +96,8 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
   // The kit reads `when` and `token` from the form body (never the query string) and the uid from the path.
   router.post('/account/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
   router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+  // The kit cancels it only if it is this account's and still waiting on the subscriber.
+  router.post('/account/payments/:paymentUid/cancel', dcb.cancelPayment());
 
   return router;
 }
