@@ -213,6 +213,18 @@ describe.runIf(chromiumAvailable)('the starters in a browser', () => {
       expect(await page.locator('.balance').textContent()).toBe('2 of 2');
       await expectAccessible(page);
       await screenshot(page, `${folder}/account-passes`);
+
+      // A pass is spent through the kit: one fewer left, and none below zero.
+      await Promise.all([
+        page.waitForURL(`${shop.url}/account`),
+        page.getByRole('button', { name: 'Use a pass' }).click(),
+      ]);
+      expect(await page.getByRole('status').textContent()).toContain('Passes left: 1');
+      expect(await page.locator('.balance').textContent()).toBe('1 of 2');
+      await page.getByRole('button', { name: 'Use a pass' }).click();
+      await page.waitForURL(`${shop.url}/account`);
+      expect(await page.locator('.balance').textContent()).toBe('0 of 2');
+      expect(await page.getByRole('button', { name: 'Use a pass' }).count()).toBe(0);
     });
 
     it('shows a declined payment as a try-again page without access', async () => {
@@ -384,6 +396,66 @@ describe.runIf(chromiumAvailable)('the starters in a browser', () => {
       expect(await page.locator('.status').textContent()).toBe('Active');
     });
 
+    it('keeps the account page in agreement with itself after cancel and resume, as the sandbox clock moves', async () => {
+      const page = await phone();
+      await signIn(page, 'Léa');
+      await Promise.all([
+        page.waitForURL(`${sandbox.checkoutBaseUrl}/c/**`),
+        offerCard(page, 'offer_premium_monthly')
+          .getByRole('button', { name: /Subscribe/ })
+          .click(),
+      ]);
+      await consentByPin(sandbox, page, '+21655443322');
+      await page.waitForURL(`${shop.url}/return?**`);
+      const card = page.locator('article.card', { hasText: 'Premium, monthly' });
+      /** What the card says and offers, which must agree with the status it shows. */
+      const cardState = async () => ({
+        status: await card.locator('.status').textContent(),
+        cancelAtPeriodEnd: await card.getByRole('link', { name: 'Cancel at the end of the period' }).count(),
+        resume: await card.getByRole('link', { name: 'Resume' }).count(),
+      });
+      const scheduled = {
+        status: 'Cancelled, ends at the end of the period',
+        cancelAtPeriodEnd: 0,
+        resume: 1,
+      };
+
+      // Past the trial: the first charge and its events happen at the sandbox's time, days ahead.
+      await sandbox.advanceClock(8 * 86_400);
+      await page.goto(`${shop.url}/account`);
+      expect(await card.locator('.status').textContent()).toBe('Active');
+      // Its webhook held back (the receiver unreachable for now): the page shows the cancel's own
+      // answer, stamped with the time it was read, so the earlier events cannot mask it.
+      const webhookUrl = `${shop.url}/webhooks/dcb`;
+      sandbox.setWebhookUrl('http://127.0.0.1:9/unreachable');
+      await card.getByRole('link', { name: 'Cancel at the end of the period' }).click();
+      await Promise.all([
+        page.waitForURL(`${shop.url}/account`),
+        page.getByRole('button', { name: 'Yes, cancel at the end of the period' }).click(),
+      ]);
+      expect(await page.getByRole('status').textContent()).toContain('You keep access until then');
+      expect(await cardState()).toEqual(scheduled);
+      sandbox.setWebhookUrl(webhookUrl);
+      await sandbox.advanceClock(86_400);
+      await page.reload();
+      expect(await cardState()).toEqual(scheduled);
+
+      await card.getByRole('link', { name: 'Resume' }).click();
+      await Promise.all([
+        page.waitForURL(`${shop.url}/account`),
+        page.getByRole('button', { name: 'Yes, resume' }).click(),
+      ]);
+      expect(await page.getByRole('status').textContent()).toContain('runs again');
+      const running = await cardState();
+      expect(running).toMatchObject({ cancelAtPeriodEnd: 1, resume: 0 });
+      expect(running.status).not.toBe(scheduled.status);
+      await sandbox.advanceClock(86_400);
+      await page.reload();
+      expect(await cardState()).toEqual(running);
+      await expectAccessible(page);
+      await screenshot(page, `${folder}/account-resumed`);
+    });
+
     it('pays in the embedded checkout, framed from the checkout host only', async () => {
       const page = await phone();
       await signIn(page, 'Léa');
@@ -419,6 +491,32 @@ describe.runIf(chromiumAvailable)('the starters in a browser', () => {
       await expectAccessible(page);
       await screenshot(page, `${folder}/offers-ar`);
     });
+
+    it.each(['fr', 'ar'] as const)(
+      'writes a price the same on the shop and on the checkout, and dates with their zone (%s)',
+      async (language) => {
+        const page = await phone(language);
+        await page.goto(`${shop.url}/sign-in`);
+        await page.getByLabel('Amira').check();
+        await Promise.all([
+          page.waitForURL(`${shop.url}/`),
+          page.locator('form[action="/sign-in"] button').click(),
+        ]);
+        const card = offerCard(page, 'offer_day_pass');
+        const price = ((await card.locator('.price').textContent()) ?? '').trim();
+        await Promise.all([
+          page.waitForURL(`${sandbox.checkoutBaseUrl}/c/**`),
+          card.locator('form[action="/checkout"] button.primary').click(),
+        ]);
+        expect(await page.locator('html').getAttribute('lang')).toBe(language);
+        expect(await page.locator('section.offer').textContent()).toContain(price);
+        // The pending payment on the account page: its dates name the shop's zone.
+        await page.goto(`${shop.url}/account`);
+        const started =
+          (await page.locator('section[aria-labelledby="pending-title"] dd').first().textContent()) ?? '';
+        expect(started).toMatch(/UTC\+1|GMT\+1|غرينتش\+1|\+1/);
+      },
+    );
 
     it('answers unknown pages with an accessible page', async () => {
       const page = await phone();

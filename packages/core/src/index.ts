@@ -76,6 +76,7 @@ export {
   type Offers,
 } from './offers/define-offers.js';
 export { formatBillingPeriod, formatOfferPrice } from './offers/format-billing-period.js';
+export { formatDateTime } from './offers/format-date-time.js';
 export { formatPrice } from './offers/format-price.js';
 export type { Sleep } from './reconcile/rate-limit-gate.js';
 export { reconcile } from './reconcile/reconcile.js';

@@ -52,6 +52,7 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
     checkout: () => handle(routes.checkout),
     returnPage: () => handle(routes.returnPage),
     cancelPayment: () => handle(routes.cancelPayment),
+    spendUnit: () => handle(routes.spendUnit),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
     requireAccess(productUid, gate = {}) {

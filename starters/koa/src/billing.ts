@@ -43,12 +43,16 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
         log: (line) => logger.debug({ sandbox: true }, line),
       });
       const { clientId, clientSecret, webhookSecret } = sandbox.credentials;
+      const { clock } = sandbox;
       const kit = createDcbKit({
         client: { environment: 'sandbox', baseUrl: sandbox.apiBaseUrl, clientId, clientSecret },
         webhookSecrets: webhookSecret,
         offers: OFFERS,
         returnUrl: `${shopUrl}${RETURN_PATH}`,
         logger,
+        // The emulator's clock, which its control endpoints move: reads are stamped and access
+        // judged by the same time as the events it sends, so a page never mixes two clocks.
+        now: () => clock.now(),
       });
       await kit.checkConnection();
       const running = sandbox;

@@ -47,5 +47,8 @@ export const OFFERS: readonly OfferDefinitionInput[] = [
   },
 ];
 
+/** Your market's time zone: every date on the pages is shown in it, and named. */
+export const SHOP_TIME_ZONE = 'Africa/Tunis';
+
 /** The product the premium page needs (requireAccess). */
 export const PREMIUM_PRODUCT = 'prod_premium';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { DcbKit, OfferDefinition } from '@dcbkit/core';
-import { formatBillingPeriod, formatOfferPrice, formatPrice } from '@dcbkit/core';
+import { formatBillingPeriod, formatDateTime, formatOfferPrice, formatPrice } from '@dcbkit/core';
 import { Eta } from 'eta';
 import type { Context } from 'koa';
 import { type DemoAccount, findDemoAccount } from './accounts.js';
@@ -13,6 +13,7 @@ import {
   type Translate,
   translator,
 } from './i18n.js';
+import { SHOP_TIME_ZONE } from './offers.js';
 import { sessionOf, takeNotice } from './session.js';
 
 // autoEscape: every <%= value %> is HTML-escaped. The templates use <%~ %> (raw) only for the
@@ -58,7 +59,6 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
     const account = findDemoAccount(session.accountId);
     // The switcher comes back to this page; after a form post it goes to the offers.
     const back = ctx.method === 'GET' ? ctx.originalUrl : '/';
-    const dates = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short' });
     return {
       lang,
       dir: directionOf(lang),
@@ -86,7 +86,8 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
       offerPrice: (offer) => formatOfferPrice(offer, lang),
       price: (offer) => formatPrice(offer.price, lang),
       period: (offer) => (offer.billingPeriod ? formatBillingPeriod(offer.billingPeriod, lang) : undefined),
-      date: (iso) => (iso ? dates.format(new Date(iso)) : ''),
+      // Core's formatting, as the checkout's: the shop's market zone, always named.
+      date: (iso) => (iso ? formatDateTime(iso, lang, SHOP_TIME_ZONE) : ''),
     };
   }
 

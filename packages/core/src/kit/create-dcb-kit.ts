@@ -88,6 +88,8 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
   readonly ledger: EventLedger;
   readonly offers: Offers;
   readonly logger: DcbLogger;
+  /** The kit's clock (`config.now`, else the real time): read it where a page decides by time. */
+  now(): Date;
   /**
    * What the account may do with each listed offer now (buy, subscribe with or without the trial,
    * owned, subscribed with its actions, a checkout to continue), by offerUid: render the offers
@@ -233,6 +235,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     offers,
     logger,
     grantFromPayment: grant,
+    now,
     async offerStandings(accountKey) {
       const [entitlements, openCheckouts] = await Promise.all([
         store.listByAccount(accountKey),

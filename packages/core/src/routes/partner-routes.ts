@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hasAccess } from '../access/has-access.js';
+import { consumeUnit } from '../access/consume-unit.js';
+import { availableUnits, hasAccess } from '../access/has-access.js';
 import { offerStanding } from '../access/offer-standing.js';
 import { DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
@@ -10,6 +11,7 @@ import {
   recordPendingPayment,
 } from '../apply/record-pending-payment.js';
 import type { DcbClient } from '../client/create-client.js';
+import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
@@ -84,6 +86,11 @@ export interface PartnerRoutes {
    * service allows only then (`POST /v1/payments/{paymentUid}/cancel`), and forgets it as pending.
    */
   cancelPayment(input: RouteInput): Promise<RouteResult>;
+  /**
+   * Spends one unit of this account's CONSUMABLE `productUid` (a pass, a credit), atomically in the
+   * store, so units never go below zero however many spends race; `conflict` when none is left.
+   */
+  spendUnit(input: RouteInput): Promise<RouteResult>;
   /** Cancels `subscriptionUid` of this account, `when` NOW or PERIOD_END. */
   cancelSubscription(input: RouteInput): Promise<RouteResult>;
   /** Withdraws a PERIOD_END cancellation of `subscriptionUid` of this account. */
@@ -311,6 +318,29 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     };
   }
 
+  async function spendUnit(input: RouteInput): Promise<RouteResult> {
+    const account = signedIn(input.accountKey);
+    guard(input, account);
+    const productUid = identifier(input.fields, 'productUid');
+    let entitlement: Entitlement | undefined;
+    try {
+      ({ next: entitlement } = await store.update(account, productUid, consumeUnit));
+    } catch (error) {
+      if (isDcbError(error, 'no_units_left') || isDcbError(error, 'entitlement_revoked')) {
+        throw routeError('conflict', 'No unit is left to use.', { cause: error });
+      }
+      if (isDcbError(error, 'entitlement_not_found') || isDcbError(error, 'not_consumable')) {
+        throw routeError('not_found', 'No such pass.', { cause: error });
+      }
+      throw error;
+    }
+    return {
+      type: 'view',
+      status: 200,
+      view: { kind: 'unit_spent', productUid, entitlement, unitsLeft: availableUnits(entitlement) },
+    };
+  }
+
   async function changeSubscription(input: RouteInput, action: 'cancel' | 'resume'): Promise<RouteResult> {
     const { accountKey, fields } = input;
     const account = signedIn(accountKey);
@@ -349,6 +379,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     checkout,
     returnPage,
     cancelPayment,
+    spendUnit,
     cancelSubscription: (input) => changeSubscription(input, 'cancel'),
     resumeSubscription: (input) => changeSubscription(input, 'resume'),
     formToken: (accountKey) => createFormToken(formSecret, signedIn(accountKey)),

@@ -9,6 +9,8 @@ export interface PartnerRouteHandlers<Handler, SignedInAccount> {
   returnPage(): Handler;
   /** POST `:paymentUid`: cancels this account's payment still waiting on the subscriber. */
   cancelPayment(): Handler;
+  /** POST `:productUid`: spends one unit of this account's CONSUMABLE product. */
+  spendUnit(): Handler;
   /** POST `:subscriptionUid` with `when` NOW or PERIOD_END. */
   cancelSubscription(): Handler;
   /** POST `:subscriptionUid`: withdraws a PERIOD_END cancellation. */

@@ -42,6 +42,13 @@ export type RouteView =
       hasAccess: boolean;
     }
   | {
+      /** A unit the account spent (spendUnit). */
+      kind: 'unit_spent';
+      productUid: string;
+      entitlement: Entitlement | undefined;
+      unitsLeft: number;
+    }
+  | {
       /** A pending payment the account cancelled (cancelPayment). */
       kind: 'payment_canceled';
       paymentUid: string;

@@ -563,7 +563,7 @@ describe('what the pages say (issue 13)', () => {
     const page = await new CheckoutBrowser(sandbox.checkoutBaseUrl, 'ar').open(payment.checkoutUrl);
     const offer = /<section class="offer">[\s\S]*?<\/section>/.exec(page.html)?.[0] ?? '';
     expect(offer).toContain('دفعة واحدة بقيمة');
-    expect(offer.replace(/[\u200e\u200f]/g, '').replace(/\u00a0/g, ' ')).toContain('1,000 د.ت.</span>');
+    expect(offer.replace(/[\u200e\u200f]/g, '').replace(/\u00a0/g, ' ')).toContain('1.000 د.ت.</span>');
     expect(page.html).not.toMatch(/\.[\u200e\u200f\u061c]*،/);
   });
 

@@ -2,8 +2,11 @@
 export const LOCALES = ['en', 'fr', 'ar'] as const;
 export type Locale = (typeof LOCALES)[number];
 
-/** The locale to format prices and dates with (Tunisian conventions, Latin digits). */
-export const FORMAT_LOCALE: Record<Locale, string> = { en: 'en-TN', fr: 'fr-TN', ar: 'ar-TN' };
+/**
+ * The locale to format prices and dates with: the language tag itself, as the starters' pages do,
+ * so a price reads the same on the shop and on the checkout (core's formatPrice for both).
+ */
+export const FORMAT_LOCALE: Record<Locale, string> = { en: 'en', fr: 'fr', ar: 'ar' };
 
 export function directionOf(locale: Locale): 'ltr' | 'rtl' {
   return locale === 'ar' ? 'rtl' : 'ltr';

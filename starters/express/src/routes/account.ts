@@ -32,7 +32,7 @@ export function accountRoutes({
 
   router.get('/account', requireSignIn, async (req, res, next) => {
     try {
-      const now = new Date();
+      const now = kit.now();
       const account = accountKeyOf(req) ?? '';
       const [entitlements, open] = await Promise.all([
         kit.store.listByAccount(account),
@@ -110,6 +110,8 @@ export function accountRoutes({
   router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
   // The kit cancels it only if it is this account's and still waiting on the subscriber.
   router.post('/account/payments/:paymentUid/cancel', dcb.cancelPayment());
+  // One pass spent, atomically in the store: never below zero, however many taps race.
+  router.post('/account/passes/:productUid/use', dcb.spendUnit());
 
   return router;
 }

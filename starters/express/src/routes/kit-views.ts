@@ -37,6 +37,10 @@ export function renderKitView(views: Views) {
           reason: reasonOf(view.paymentStatus, view.failureCode),
         });
         return;
+      case 'unit_spent':
+        updateSession(req, { notice: { key: 'done.unitSpent', values: { left: String(view.unitsLeft) } } });
+        res.redirect(303, '/account');
+        return;
       case 'payment_canceled':
         updateSession(req, { notice: { key: 'done.paymentCanceled', values: {} } });
         res.redirect(303, '/account');

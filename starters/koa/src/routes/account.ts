@@ -24,7 +24,7 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
     kit.offers.list.find((offer) => offer.productUid === entitlement.productUid);
 
   router.get('/account', requireSignIn, async (ctx) => {
-    const now = new Date();
+    const now = kit.now();
     const account = accountKeyOf(ctx) ?? '';
     const [entitlements, open] = await Promise.all([
       kit.store.listByAccount(account),
@@ -98,6 +98,8 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
   router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
   // The kit cancels it only if it is this account's and still waiting on the subscriber.
   router.post('/account/payments/:paymentUid/cancel', dcb.cancelPayment());
+  // One pass spent, atomically in the store: never below zero, however many taps race.
+  router.post('/account/passes/:productUid/use', dcb.spendUnit());
 
   return router;
 }

@@ -38,6 +38,10 @@ export function renderKitView(views: Views) {
           reason: reasonOf(view.paymentStatus, view.failureCode),
         });
         return;
+      case 'unit_spent':
+        updateSession(ctx, { notice: { key: 'done.unitSpent', values: { left: String(view.unitsLeft) } } });
+        seeOther(ctx, '/account');
+        return;
       case 'payment_canceled':
         updateSession(ctx, { notice: { key: 'done.paymentCanceled', values: {} } });
         seeOther(ctx, '/account');

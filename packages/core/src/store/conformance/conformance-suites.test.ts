@@ -122,6 +122,9 @@ describe('the conformance suites', () => {
     const atomicity = check(storeChecks, 'concurrent updates of one entitlement');
     await expect(atomicity.run(lossyStore())).rejects.toThrow();
     await expect(atomicity.run(memoryStore())).resolves.toBeUndefined();
+    const spends = check(storeChecks, 'concurrent spends');
+    await expect(spends.run(lossyStore())).rejects.toThrow();
+    await expect(spends.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it('catch a store that keeps no facts, or keeps them when nothing is written', async () => {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { consumeUnit } from '../../access/consume-unit.js';
 import type { EntitlementFacts, KnownFacts } from '../../access/facts.js';
+import { isDcbError } from '../../errors/dcb-error.js';
 import { type Entitlement, entitlementSchema } from '../../schemas/entitlement.js';
 import type { EntitlementChange, EntitlementStore } from '../entitlement-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
@@ -305,6 +307,22 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         [...orderIds, ...orderIds].map((orderId) => buy(store, accountKey, 'prod_units', orderId)),
       );
       assert.equal((await store.get(accountKey, 'prod_units'))?.unitsBought, CONCURRENT_WRITERS);
+    },
+  },
+  {
+    name: `${CONCURRENT_WRITERS} concurrent spends of 5 units spend exactly 5: never below zero`,
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      await store.update(accountKey, 'prod_units', () =>
+        entitlementOf(accountKey, 'prod_units', { type: 'CONSUMABLE', unitsBought: 5, unitsUsed: 0 }),
+      );
+      const spends = await Promise.allSettled(
+        Array.from({ length: CONCURRENT_WRITERS }, () => store.update(accountKey, 'prod_units', consumeUnit)),
+      );
+      const refused = spends.filter((spend) => spend.status === 'rejected');
+      assert.equal(spends.length - refused.length, 5, 'five spends go through');
+      for (const spend of refused) assert.ok(isDcbError(spend.reason, 'no_units_left'), String(spend.reason));
+      assert.equal((await store.get(accountKey, 'prod_units'))?.unitsUsed, 5);
     },
   },
   {
