@@ -1,5 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { Sandbox } from '@dcbkit/sandbox';
+import { CheckoutBrowser } from '@dcbkit/sandbox/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { payOnCheckout } from '../support/checkout-driver.js';
@@ -173,5 +174,29 @@ describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
       body: '{}',
     });
     expect(late.status).toBe(409);
+  });
+
+  it('offers the paid offer when the service refuses a line its second trial (SUB-108)', async () => {
+    const { sandbox, kit } = await start();
+    // Bob had the trial on this line; Alice, new to the shop, pays from the same line.
+    const bobs = await checkout('bob', 'offer_premium_monthly');
+    await pay('bob', bobs.location, '+21620000000');
+    const alices = await checkout('alice', 'offer_premium_monthly');
+    // The checkout refuses the number (SUB-108); Alice gives up and goes back to the shop.
+    const browser = new CheckoutBrowser(sandbox.checkoutBaseUrl);
+    const numberStep = await browser.open(alices.location);
+    const refused = await browser.submit(numberStep, '/number', { msisdn: '+21620000000', network: 'WIFI' });
+    const gaveUp = await browser.submit(refused, '/abandon');
+    const back = /id="return"[^>]*href="([^"]+)"|href="([^"]+)"[^>]*id="return"/.exec(gaveUp.html);
+    const returned = new URL((back?.[1] ?? back?.[2] ?? '').replaceAll('&amp;', '&'));
+    const view = await (await fetch(returned, { headers: { [accountHeader]: 'alice' } })).json();
+    expect(view).toMatchObject({
+      state: 'failed',
+      failureCode: 'SUB-108',
+      offerOnceTrialUsed: { offerUid: 'offer_premium_monthly_paid', trialDays: 0 },
+    });
+    const paid = await checkout('alice', 'offer_premium_monthly_paid');
+    await pay('alice', paid.location, '+21620000000');
+    expect((await kit.store.get('alice', 'prod_premium'))?.status).toBe('ACTIVE');
   });
 });

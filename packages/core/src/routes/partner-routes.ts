@@ -278,6 +278,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         paymentUid: payment.paymentUid,
         paymentStatus: payment.status,
         failureCode: payment.status === 'FAILED' ? payment.failureCode : undefined,
+        offerOnceTrialUsed: trialUsedByLine(payment),
         continueUrl: payment.status === 'REQUIRES_ACTION' ? payment.checkoutUrl : undefined,
         expiresAt: payment.expiresAt,
         offer: offers.get(payment.offerUid),
@@ -285,6 +286,13 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         hasAccess: hasAccess(entitlement, now()),
       },
     };
+  }
+
+  /** A payment refused SUB-108 shows the trial is used: the offer to sell instead, if any. */
+  function trialUsedByLine(payment: Payment): OfferDefinition | undefined {
+    if (payment.status !== 'FAILED' || payment.failureCode !== 'SUB-108') return undefined;
+    const replacement = offers.get(payment.offerUid)?.onceTrialUsed;
+    return replacement === undefined ? undefined : offers.get(replacement);
   }
 
   async function cancelPayment(input: RouteInput): Promise<RouteResult> {

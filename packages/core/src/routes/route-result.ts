@@ -32,6 +32,12 @@ export type RouteView =
        */
       continueUrl: string | undefined;
       expiresAt: string;
+      /**
+       * `failed` with SUB-108 (the line already had this product's trial, which the account's own
+       * history could not show): the offer to sell instead (the offer's `onceTrialUsed`), with no
+       * trial. Offer it with its price and period.
+       */
+      offerOnceTrialUsed: OfferDefinition | undefined;
       offer: OfferDefinition | undefined;
       entitlement: Entitlement | undefined;
       /**

@@ -35,6 +35,8 @@ export function renderKitView(views: Views) {
           // Came back without finishing: offer to continue or cancel rather than wait for the expiry.
           continueUrl: view.continueUrl,
           reason: reasonOf(view.paymentStatus, view.failureCode),
+          // The line had the trial (SUB-108): the kit names the paid offer to come back with.
+          paidOffer: view.offerOnceTrialUsed,
         });
         return;
       case 'unit_spent':
