@@ -2,6 +2,7 @@ import type { AccountKeyOptions } from '../apply/account-key.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { Offers } from '../offers/define-offers.js';
+import type { Entitlement } from '../schemas/entitlement.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { ReconcileStore } from '../store/reconcile-store.js';
 import type { ReadBudget } from './read-politely.js';
@@ -32,7 +33,15 @@ export type CheckResult =
   | { kind: 'settled'; change?: ReconcileChange; listenerError?: unknown }
   | { kind: 'failed'; code: string; message: string };
 
-/** True when the two records say the same thing (a store hands back fresh copies, so not ===). */
-export function sameRecord(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+/**
+ * True when the two records say the same thing, by value: a store hands back fresh copies (so not
+ * ===), and a SQL store's JSON column gives the keys in its own order (so not JSON.stringify).
+ * Every field of an Entitlement is a string, a count or null, so field by field is exact.
+ */
+export function sameRecord(a: Entitlement | undefined, b: Entitlement | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const fields = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof Entitlement>;
+  for (const field of fields) if (a[field] !== b[field]) return false;
+  return true;
 }

@@ -12,8 +12,10 @@ const USAGE = `Usage: dcbkit-store <migrate|reconcile> [options]
   --database-url <url>   PostgreSQL (default: $DATABASE_URL)
   --pglite <dir>         a PGlite data folder instead (default: $DCB_PGLITE_DIR)
   --schema <name>        the tables' schema (default: public)
+  --table-prefix <p>     the tables' prefix, as your store's tablePrefix (default: dcbkit_)
   --offers <file>        reconcile: your offers as a JSON array (default: $DCB_OFFERS_FILE)
   --max-age-hours <n>    reconcile: read live subscriptions not heard of for n hours (default 168)
+  -h, --help             this text
 reconcile reads DCB_ENV, DCB_API_BASE_URL, DCB_CLIENT_ID, DCB_CLIENT_SECRET, DCB_WEBHOOK_SECRET.`;
 
 /**
@@ -34,6 +36,10 @@ export async function runStoreCli(
     return 2;
   }
   const { command, values } = parsed;
+  if (values.help) {
+    print(USAGE);
+    return 0;
+  }
   if (command !== 'migrate' && command !== 'reconcile') {
     print(USAGE);
     return 2;
@@ -95,17 +101,22 @@ function parse(argv: readonly string[]) {
       schema: { type: 'string' },
       offers: { type: 'string' },
       'max-age-hours': { type: 'string' },
+      'table-prefix': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   return { command: positionals[0], values };
 }
 
 async function openStore(values: ReturnType<typeof parse>['values'], env: Env): Promise<SqlStore> {
-  const schema = values.schema ? { schema: values.schema } : {};
+  const names = {
+    ...(values.schema ? { schema: values.schema } : {}),
+    ...(values['table-prefix'] !== undefined ? { tablePrefix: values['table-prefix'] } : {}),
+  };
   const pglite = values.pglite ?? (values['database-url'] ? undefined : env.DCB_PGLITE_DIR);
-  if (pglite) return pgliteStore({ dataDir: pglite, migrate: false, ...schema });
+  if (pglite) return pgliteStore({ dataDir: pglite, migrate: false, ...names });
   const connectionString = values['database-url'] ?? env.DATABASE_URL;
   if (!connectionString)
     throw new Error('set DATABASE_URL (or --database-url), or DCB_PGLITE_DIR (or --pglite).');
-  return postgresStore({ connectionString, ...schema });
+  return postgresStore({ connectionString, ...names });
 }
