@@ -1,6 +1,7 @@
 export { createSqlStore, type SqlStore, type SqlStoreOptions } from './connect/create-sql-store.js';
 export { type PgliteStore, type PgliteStoreOptions, pgliteStore } from './connect/pglite-store.js';
 export { type PostgresStoreOptions, postgresStore } from './connect/postgres-store.js';
+export { DataFolderInUseError, type FolderHolder } from './errors/data-folder-in-use-error.js';
 export { StorePostgresError } from './errors/store-postgres-error.js';
 export { fromPg, type PgClientLike, type PgPoolLike } from './executor/from-pg.js';
 export { fromPglite, type PgliteLike, type PgliteQueryableLike } from './executor/from-pglite.js';

@@ -2,13 +2,15 @@ import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { fromPglite, type PgliteLike } from '../executor/from-pglite.js';
 import type { MigrateResult } from '../schema/migrate.js';
 import { createSqlStore, type SqlStore, type SqlStoreOptions } from './create-sql-store.js';
+import { lockDataFolder } from './folder-lock.js';
 
 export interface PgliteStoreOptions extends SqlStoreOptions {
   /** Your PGlite instance; you close it. Or leave it out and pass `dataDir`. */
   db?: PgliteLike;
   /**
    * Without `db`: the folder the store's own PGlite keeps its data in (created when missing);
-   * `close()` closes it. Leave both out for a database in memory, gone at exit (tests).
+   * `close()` closes it. One process at a time: a second opener gets a DataFolderInUseError naming
+   * the holder; the lock of a process that died (SIGKILL) is taken over. Leave both out for a database in memory, gone at exit (tests).
    */
   dataDir?: string;
   /** Apply pending migrations before resolving. Default true: an embedded database has no deploy step. */
@@ -40,13 +42,21 @@ export async function pgliteStore(options: PgliteStoreOptions = {}): Promise<Pgl
     throw new StorePostgresError('pgliteStore', 'dataDir', 'goes without db: pass one or the other.');
   }
   let opened: PgliteLike | undefined;
-  if (db === undefined) {
-    const { PGlite } = (await import('@electric-sql/pglite')) as unknown as PgliteModule;
-    opened = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+  // One process per data folder: a second opener is refused before PGlite touches it.
+  const lock = dataDir === undefined ? undefined : await lockDataFolder(dataDir);
+  try {
+    if (db === undefined) {
+      const { PGlite } = (await import('@electric-sql/pglite')) as unknown as PgliteModule;
+      opened = dataDir === undefined ? await PGlite.create() : await PGlite.create(dataDir);
+    }
+  } catch (error) {
+    await lock?.release();
+    throw error;
   }
   const database = (db ?? opened) as PgliteLike;
   const close = async () => {
     if (opened !== undefined && !opened.closed) await opened.close();
+    await lock?.release();
   };
   const sqlStore = { ...createSqlStore(fromPglite(database), rest), close };
   try {

@@ -41,7 +41,7 @@ export async function bundleInstance(): Promise<InstanceBundle> {
     splitting: false,
     clean: false,
     noExternal: [/^@dcbkit\//],
-    external: ['pg', 'pg-native'],
+    external: ['pg', 'pg-native', '@electric-sql/pglite'],
     esbuildPlugins: [
       {
         name: 'dcbkit-sources',
@@ -111,9 +111,12 @@ export function startInstance(bundle: InstanceBundle, env: Record<string, string
     const timer = setTimeout(() => reject(new Error('the instance did not start within 15 s')), 15_000);
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`the instance exited with ${code} before it was ready`)));
-    child.once('message', () => {
+    child.once('message', (message) => {
       clearTimeout(timer);
-      resolve(instance);
+      const { error } = message as { error?: { code?: string; message: string; details?: unknown } };
+      if (error)
+        reject(Object.assign(new Error(error.message), { code: error.code, details: error.details }));
+      else resolve(instance);
     });
   });
 }

@@ -4,17 +4,39 @@
 // each message is a signed request (raw body and headers) handed to the handler as an adapter
 // would hand it, and the answer goes back.
 import { createWebhookHandler } from '@dcbkit/core';
-import { postgresStore } from '@dcbkit/store-postgres';
+import { pgliteStore, postgresStore, type SqlStore } from '@dcbkit/store-postgres';
 import pg from 'pg';
 import { offers, SECRET } from './event-stream.js';
 
-const { DATABASE_URL, DCBKIT_SCHEMA, DCBKIT_LEASE_MS = '60000', DCBKIT_POOL_MAX = '8' } = process.env;
-if (!DATABASE_URL || !DCBKIT_SCHEMA)
-  throw new Error('webhook-instance: DATABASE_URL and DCBKIT_SCHEMA are required');
+const {
+  DATABASE_URL,
+  DCBKIT_SCHEMA,
+  DCBKIT_PGLITE_DIR,
+  DCBKIT_LEASE_MS = '60000',
+  DCBKIT_POOL_MAX = '8',
+} = process.env;
 
-const pool = new pg.Pool({ connectionString: DATABASE_URL, max: Number(DCBKIT_POOL_MAX) });
-pool.on('error', () => {});
-const { store, ledger } = postgresStore({ pool, schema: DCBKIT_SCHEMA, leaseMs: Number(DCBKIT_LEASE_MS) });
+/** The store over PostgreSQL (DATABASE_URL, DCBKIT_SCHEMA) or a PGlite folder (DCBKIT_PGLITE_DIR). */
+async function openStore(): Promise<SqlStore> {
+  const leaseMs = Number(DCBKIT_LEASE_MS);
+  if (DCBKIT_PGLITE_DIR) return pgliteStore({ dataDir: DCBKIT_PGLITE_DIR, leaseMs });
+  if (!DATABASE_URL || !DCBKIT_SCHEMA)
+    throw new Error('webhook-instance: DATABASE_URL and DCBKIT_SCHEMA, or DCBKIT_PGLITE_DIR, are required');
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: Number(DCBKIT_POOL_MAX) });
+  pool.on('error', () => {});
+  return postgresStore({ pool, schema: DCBKIT_SCHEMA, leaseMs });
+}
+
+let sqlStore: SqlStore;
+try {
+  sqlStore = await openStore();
+} catch (error) {
+  // Told to the parent rather than thrown: a refused open is what some tests expect.
+  const { code, message, details } = error as { code?: string; message: string; details?: unknown };
+  process.send?.({ error: { code, message, details } });
+  process.exit(3);
+}
+const { store, ledger } = sqlStore;
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 const handler = createWebhookHandler({ secrets: SECRET, store, ledger, offers, logger: quiet });
 
@@ -31,5 +53,8 @@ process.on('message', (message) => {
     () => process.send?.({ id, status: 500, body: '' }),
   );
 });
-process.on('disconnect', () => process.exit(0));
+// A graceful stop closes the store (a PGlite folder is let go); SIGKILL leaves it to the next opener.
+const stop = () => sqlStore.close().finally(() => process.exit(0));
+process.on('disconnect', stop);
+process.on('SIGTERM', stop);
 process.send?.({ ready: true });
