@@ -25,6 +25,60 @@ function lossyStore(): EntitlementStore {
   };
 }
 
+/** Locks a row only once it exists (SELECT … FOR UPDATE on a missing row): first updates race. */
+function firstUpdateRacingStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      if ((await inner.get(accountKey, productUid)) !== undefined) {
+        return inner.update(accountKey, productUid, change, facts);
+      }
+      const created = change(undefined, { paymentUid: false, unitOrderId: false });
+      await nextTick();
+      return inner.update(accountKey, productUid, () => created, facts);
+    },
+  };
+}
+
+/** Writes the record, then the facts in a second step: redeliveries in between count again. */
+function lateFactsStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      const known = { paymentUid: false, unitOrderId: false };
+      const written = await inner.update(accountKey, productUid, (current) => change(current, known));
+      await nextTick();
+      if (written.next !== undefined && facts !== undefined) {
+        await inner.update(accountKey, productUid, (current) => current, facts);
+      }
+      return written;
+    },
+  };
+}
+
+/** Compares keys case-insensitively, as MariaDB's default collation does. */
+function caseFoldingStore(): EntitlementStore {
+  const inner = memoryStore();
+  const fold = (key: string) => key.normalize('NFC').toLowerCase();
+  return {
+    ...inner,
+    get: (accountKey, productUid) => inner.get(fold(accountKey), fold(productUid)),
+    listByAccount: (accountKey) => inner.listByAccount(fold(accountKey)),
+    update: (accountKey, productUid, change, facts) =>
+      inner.update(
+        fold(accountKey),
+        fold(productUid),
+        (current, known) => {
+          const next = change(current, known);
+          return next && { ...next, accountKey: fold(accountKey), productUid: fold(productUid) };
+        },
+        facts,
+      ),
+  };
+}
+
 /** Returns its live, mutable records. */
 function leakyStore(): EntitlementStore {
   const records = new Map<string, ReturnType<typeof exampleEntitlement>>();
@@ -135,6 +189,18 @@ describe('the conformance suites', () => {
     await expect(dedupe.run(forgetfulStore())).rejects.toThrow();
     await expect(writesNothing.run(eagerStore())).rejects.toThrow();
     await expect(writesNothing.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  // Each broken store fails its check in three runs of three: the checks do not depend on luck.
+  it.each([1, 2, 3])('catch the broken variants a partner store can have (run %i)', async () => {
+    const firstUpdates = check(storeChecks, 'concurrent first updates of a new entitlement');
+    const oneOrder = check(storeChecks, 'one order delivered many times at once');
+    const keys = check(storeChecks, 'differ only in case or in Unicode normalisation');
+    await expect(firstUpdates.run(firstUpdateRacingStore())).rejects.toThrow();
+    await expect(oneOrder.run(lateFactsStore())).rejects.toThrow();
+    await expect(keys.run(caseFoldingStore())).rejects.toThrow();
+    for (const sound of [firstUpdates, oneOrder, keys])
+      await expect(sound.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it('catch a store that misreports what an update replaced or whether it wrote', async () => {

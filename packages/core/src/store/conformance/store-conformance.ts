@@ -28,6 +28,12 @@ function addUnit(current: Entitlement | undefined, known: KnownFacts): Entitleme
   return known.unitOrderId ? current : { ...current, unitsBought: current.unitsBought + 1 };
 }
 
+/** The same, creating the entitlement when there is none yet (a first purchase). */
+function addUnitOrCreate(accountKey: string, productUid: string): EntitlementChange {
+  return (current, known) =>
+    addUnit(current ?? entitlementOf(accountKey, productUid, { type: 'CONSUMABLE', unitsBought: 0 }), known);
+}
+
 function buy(store: EntitlementStore, accountKey: string, productUid: string, unitOrderId: string) {
   return store.update(accountKey, productUid, addUnit, { unitOrderId });
 }
@@ -307,6 +313,76 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         [...orderIds, ...orderIds].map((orderId) => buy(store, accountKey, 'prod_units', orderId)),
       );
       assert.equal((await store.get(accountKey, 'prod_units'))?.unitsBought, CONCURRENT_WRITERS);
+    },
+  },
+  {
+    name: `${CONCURRENT_WRITERS} concurrent first updates of a new entitlement lose none (the missing row is locked too)`,
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      // Ten rounds: each round's writers all find no row, so a lock taken only on an existing row
+      // lets them all insert over each other.
+      for (let round = 0; round < 10; round++) {
+        const productUid = `prod_new_${round}`;
+        await Promise.all(
+          Array.from({ length: CONCURRENT_WRITERS / 5 }, (_, i) =>
+            store.update(accountKey, productUid, addUnitOrCreate(accountKey, productUid), {
+              unitOrderId: `ord_${round}_${i}`,
+            }),
+          ),
+        );
+        assert.equal(
+          (await store.get(accountKey, productUid))?.unitsBought,
+          CONCURRENT_WRITERS / 5,
+          `round ${round}: every first purchase counted`,
+        );
+      }
+    },
+  },
+  {
+    name: 'one order delivered many times at once counts one unit (facts written with the record)',
+    async run(store) {
+      const accountKey = uniqueId('acct');
+      for (let round = 0; round < 10; round++) {
+        const productUid = `prod_dup_${round}`;
+        const unitOrderId = uniqueId('ord');
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.update(accountKey, productUid, addUnitOrCreate(accountKey, productUid), { unitOrderId }),
+          ),
+        );
+        assert.equal((await store.get(accountKey, productUid))?.unitsBought, 1, `round ${round}`);
+      }
+    },
+  },
+  {
+    name: 'keys that differ only in case or in Unicode normalisation name distinct entitlements',
+    async run(store) {
+      const base = uniqueId('acct');
+      // 'é' as one code point and as 'e' with a combining accent: equal to a person, not to the kit.
+      const accounts = [`${base}_User_A`, `${base}_user_a`, `${base}_\u00e9`, `${base}_e\u0301`];
+      for (const [index, accountKey] of accounts.entries()) {
+        await store.update(accountKey, 'prod_a', () =>
+          entitlementOf(accountKey, 'prod_a', { unitsBought: index }),
+        );
+        await store.update(accountKey, 'Prod_A', () =>
+          entitlementOf(accountKey, 'Prod_A', { unitsBought: 10 + index }),
+        );
+      }
+      for (const [index, accountKey] of accounts.entries()) {
+        const listed = await store.listByAccount(accountKey);
+        assert.deepEqual(
+          listed.map((entitlement) => [
+            entitlement.accountKey,
+            entitlement.productUid,
+            entitlement.unitsBought,
+          ]),
+          [
+            [accountKey, 'Prod_A', 10 + index],
+            [accountKey, 'prod_a', index],
+          ],
+          `${JSON.stringify(accountKey)} keeps its own entitlements, keys exactly as written`,
+        );
+      }
     },
   },
   {
