@@ -161,7 +161,10 @@ export function memoryStore(): EntitlementStore & ReconcileStore {
       return due.sort(compareKeys).slice(0, query.limit);
     },
     async markReconciled(key, at) {
-      reconciledAt.set(keyText(key), at.toISOString());
+      // The later of two marks stands, as in SQL (GREATEST): a slow run cannot move it back.
+      const text = keyText(key);
+      const held = reconciledAt.get(text);
+      if (held === undefined || Date.parse(held) < at.getTime()) reconciledAt.set(text, at.toISOString());
     },
     async recordPendingPayment(payment) {
       if (!pendingPayments.has(payment.paymentUid)) pendingPayments.set(payment.paymentUid, { ...payment });
