@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -22,5 +23,50 @@ describe('pnpm start with an incomplete configuration', () => {
     expect(stderr).toContain('SESSION_SECRET is not set');
     expect(stderr).not.toMatch(/^\s+at /m);
     expect(failure?.stdout ?? '').not.toContain('Shop running');
+  }, 30_000);
+
+  it('names a port in use and the command of the package manager that ran it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: STARTER,
+        env: { PATH: process.env.PATH, PORT: String(port), npm_config_user_agent: 'npm/11.0.0 node/v20' },
+      });
+      const failure = (await run.then(
+        () => undefined,
+        (error: unknown) => error,
+      )) as { code?: number; stderr?: string } | undefined;
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toContain(`Port ${port} is already in use`);
+      expect(failure?.stderr).toContain(`PORT=${port + 1} npm start`);
+    } finally {
+      taken.close();
+    }
+  }, 30_000);
+});
+
+describe('pnpm start on the embedded sandbox', () => {
+  it("prints the shop's address, the sandbox's and its SMS inbox", async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: STARTER,
+      env: { PATH: process.env.PATH, PORT: '0' },
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      expect(out).toMatch(/Shop running at http:\/\/127\.0\.0\.1:\d+/);
+      expect(out).toMatch(/sandbox: http:\/\/127\.0\.0\.1:\d+\/sandbox/);
+      expect(out).toMatch(/SMS inbox: http:\/\/127\.0\.0\.1:\d+\/sandbox\/inbox/);
+    } finally {
+      child.kill('SIGTERM');
+    }
   }, 30_000);
 });

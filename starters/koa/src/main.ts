@@ -6,7 +6,15 @@ import { ShopConfigError } from './config.js';
 // clear message and exit code 1, never a stack.
 try {
   const shop = await startShop();
-  console.log(`Shop running at ${shop.url}\n  billing: ${shop.description}\n  (Ctrl+C to stop)`);
+  const lines = [`Shop running at ${shop.url}`, `  billing: ${shop.description}`];
+  if (shop.sandbox) {
+    // The emulator's own pages: its dashboard (and clock controls) and the SMS inbox with the PINs.
+    lines.push(
+      `  sandbox: ${shop.sandbox.apiBaseUrl}/sandbox (dashboard, clock and control endpoints)`,
+      `  SMS inbox: ${shop.sandbox.apiBaseUrl}/sandbox/inbox`,
+    );
+  }
+  console.log([...lines, '  (Ctrl+C to stop)'].join('\n'));
   const stop = () => {
     shop.close().then(
       () => process.exit(0),
@@ -19,7 +27,10 @@ try {
   if (error instanceof ShopConfigError || isDcbError(error)) {
     console.error(error.message);
   } else if (isPortInUse(error)) {
-    console.error(`The port is already in use: set PORT to another one (PORT=3001 pnpm start).`);
+    const port = Number((error as { port?: unknown }).port ?? process.env.PORT ?? 3000);
+    console.error(
+      `Port ${port} is already in use: set PORT to another one (PORT=${port + 1} ${packageManager()} start).`,
+    );
   } else {
     console.error(`The shop cannot start: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -28,4 +39,10 @@ try {
 
 function isPortInUse(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'EADDRINUSE';
+}
+
+/** The package manager that runs this script (npm, pnpm, yarn), so the hint is one the reader can type. */
+function packageManager(): string {
+  const agent = process.env.npm_config_user_agent ?? '';
+  return ['pnpm', 'yarn', 'bun'].find((name) => agent.startsWith(`${name}/`)) ?? 'npm';
 }
