@@ -29,12 +29,13 @@ export async function ledgerMemory(fill: number): Promise<PartResult> {
   const empty = usedBytes() - before;
   for (let i = 0; i < keys; i++) {
     const key = keyOf(i);
-    if ((await ledger.claim(key)) !== 'new') throw new Error('a fresh key was not new');
-    await ledger.complete(key);
+    const claim = await ledger.claim(key);
+    if (claim.status !== 'new') throw new Error('a fresh key was not new');
+    await ledger.complete(key, claim.token);
   }
   const total = usedBytes() - before;
   // Still holding the ledger when measuring, and it still remembers the first key.
-  if ((await ledger.claim(keyOf(0))) !== 'duplicate')
+  if ((await ledger.claim(keyOf(0))).status !== 'duplicate')
     throw new Error('the ledger forgot a key it should hold');
   const perKey = total / keys;
   return {

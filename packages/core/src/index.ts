@@ -60,7 +60,7 @@ export {
   type DcbKitConfig,
   type DefaultStore,
 } from './kit/create-dcb-kit.js';
-export type { ClaimResult, EventLedger } from './ledger/event-ledger.js';
+export type { Claim, ClaimResult, ClaimToken, EventLedger } from './ledger/event-ledger.js';
 export { type MemoryLedgerOptions, memoryLedger } from './ledger/memory-ledger.js';
 export type { ErrorContext, ErrorHook } from './observability/error-reporter.js';
 export {

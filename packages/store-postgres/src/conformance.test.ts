@@ -12,9 +12,12 @@ import { openPglite } from './test-support/pglite.js';
 describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   let database: TestDatabase;
   let sqlStore: SqlStore;
+  // The same tables, with a lease the suite can wait out.
+  let shortLease: SqlStore;
   beforeAll(async () => {
     database = testDatabase('conformance');
     sqlStore = postgresStore({ pool: database.pool, schema: database.schema });
+    shortLease = postgresStore({ pool: database.pool, schema: database.schema, leaseMs: 300 });
     await sqlStore.migrate();
   });
   afterAll(() => database?.drop());
@@ -22,6 +25,12 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   runStoreConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runReconcileConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
+  runLedgerConformance(() => shortLease.ledger, {
+    name: 'postgresStore, short lease',
+    describe,
+    it,
+    leaseMs: 300,
+  });
 });
 
 describe('on PGlite', () => {

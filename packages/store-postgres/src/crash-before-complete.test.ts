@@ -1,4 +1,5 @@
 import { createWebhookHandler, type EventLedger, type WebhookEvent } from '@dcbkit/core';
+import type { ClaimToken } from '@dcbkit/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from './test-support/database.js';
@@ -19,11 +20,11 @@ function dyingAtComplete(ledger: EventLedger): EventLedger & { died: boolean } {
   const state = {
     died: false,
     claim: (key: string) => (state.died ? never : ledger.claim(key)),
-    complete(_key: string) {
+    complete(_key: string, _token: ClaimToken) {
       state.died = true;
       return never;
     },
-    release: (key: string) => (state.died ? never : ledger.release(key)),
+    release: (key: string, token: ClaimToken) => (state.died ? never : ledger.release(key, token)),
   };
   return state;
 }

@@ -59,9 +59,9 @@ describe.skipIf(!DATABASE_URL)('postgresStore with a connection string', () => {
 
   it('makes its own pool on first use, and close ends it', async () => {
     await sqlStore.migrate();
-    expect(await sqlStore.ledger.claim('evt_own_pool')).toBe('new');
+    expect((await sqlStore.ledger.claim('evt_own_pool')).status).toBe('new');
     const closing = postgresStore({ connectionString: DATABASE_URL as string, schema });
-    expect(await closing.ledger.claim('evt_own_pool')).toBe('in_progress');
+    expect((await closing.ledger.claim('evt_own_pool')).status).toBe('in_progress');
     await closing.close();
     await expect(closing.ledger.claim('evt_own_pool')).rejects.toThrow('used after close()');
     // Closing twice is fine.

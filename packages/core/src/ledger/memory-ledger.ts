@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { optionError } from '../errors/option-error.js';
-import type { ClaimResult, EventLedger } from './event-ledger.js';
+import type { Claim, ClaimToken, EventLedger } from './event-ledger.js';
 import { keyDigest } from './key-digest.js';
 
 const HOUR_MS = 3_600_000;
@@ -19,8 +19,11 @@ export interface MemoryLedgerOptions {
 }
 
 // Small values keep an entry small: a number is stored inline, a string or object would not be.
-const IN_PROGRESS = 1;
-const COMPLETED = 2;
+// A completed key holds 0; a claimed one its holder's token, a counter from 1: one number per key.
+const COMPLETED = 0;
+
+const DUPLICATE: Claim = Object.freeze({ status: 'duplicate' });
+const IN_PROGRESS: Claim = Object.freeze({ status: 'in_progress' });
 
 /**
  * An in-process EventLedger on lru-cache: bounded, with completed events remembered past the
@@ -57,6 +60,7 @@ export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
   const asClaimed = { ttl: leaseMs };
   const asCompleted = { ttl: ttlMs };
   // complete() and release() usually follow the claim of the same key: digest it once.
+  let lastToken = 0;
   let lastKey = '';
   let lastId = keyDigest('');
   const idOf = (key: string): string => {
@@ -67,20 +71,24 @@ export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
     return lastId;
   };
   return {
-    async claim(key: string): Promise<ClaimResult> {
+    async claim(key: string): Promise<Claim> {
       const id = idOf(key);
       const state = cache.get(id);
-      if (state === COMPLETED) return 'duplicate';
-      if (state === IN_PROGRESS) return 'in_progress';
-      cache.set(id, IN_PROGRESS, asClaimed);
-      return 'new';
+      if (state === COMPLETED) return DUPLICATE;
+      if (state !== undefined) return IN_PROGRESS;
+      const token = ++lastToken;
+      cache.set(id, token, asClaimed);
+      return { status: 'new', token };
     },
-    async complete(key: string): Promise<void> {
-      cache.set(idOf(key), COMPLETED, asCompleted);
-    },
-    async release(key: string): Promise<void> {
+    async complete(key: string, token: ClaimToken): Promise<void> {
       const id = idOf(key);
-      if (cache.peek(id) === IN_PROGRESS) cache.delete(id);
+      const state = cache.get(id);
+      // Lapsed with no one else holding it: the work was done, record it.
+      if (state === token || state === undefined) cache.set(id, COMPLETED, asCompleted);
+    },
+    async release(key: string, token: ClaimToken): Promise<void> {
+      const id = idOf(key);
+      if (cache.peek(id) === token) cache.delete(id);
     },
   };
 }

@@ -13,10 +13,15 @@ export {
   reconcileDeadline,
 } from '../access/reconcile-deadline.js';
 export { eventKey } from '../ledger/event-key.js';
-export type { ClaimResult, EventLedger } from '../ledger/event-ledger.js';
+export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 export type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
-export { ledgerChecks, runLedgerConformance } from './conformance/ledger-conformance.js';
+export {
+  type LedgerConformanceOptions,
+  ledgerChecks,
+  ledgerLeaseChecks,
+  runLedgerConformance,
+} from './conformance/ledger-conformance.js';
 export { reconcileChecks, runReconcileConformance } from './conformance/reconcile-conformance.js';
 export { runStoreConformance, storeChecks } from './conformance/store-conformance.js';
 export type {

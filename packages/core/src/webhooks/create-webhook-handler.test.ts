@@ -171,7 +171,7 @@ describe('createWebhookHandler: refusals write nothing', () => {
     expect(body(response)).toEqual({ received: false, error: reason });
     expect(response.body).not.toContain(SECRET);
     expect(watch.updates).toBe(0);
-    expect(await ledger.claim(eventKey(purchase()))).toBe('new');
+    expect((await ledger.claim(eventKey(purchase()))).status).toBe('new');
   });
 
   it.each([

@@ -13,7 +13,7 @@ import { optionError } from '../errors/option-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
 import { eventKey as defaultEventKey } from '../ledger/event-key.js';
-import type { ClaimResult, EventLedger } from '../ledger/event-ledger.js';
+import type { ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 import { createErrorReporter, type ErrorHook, type ReportError } from '../observability/error-reporter.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
@@ -155,14 +155,14 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     return refused(error.code);
   }
 
-  async function process(event: WebhookEvent, key: string): Promise<HttpAnswer> {
+  async function process(event: WebhookEvent, key: string, token: ClaimToken): Promise<HttpAnswer> {
     const applied = await applyEvent(event, context);
     if (applied.outcome === 'unmatched') {
       logger.warn?.(
         { event: event.event, subscriptionUid: event.subscriptionUid, paymentUid: event.paymentUid },
         `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
       );
-      await ledger.release(key);
+      await ledger.release(key, token);
       return refused('entitlement_not_found', UNMATCHED_RETRY_SECONDS);
     }
     if (applied.outcome === 'unknown_offer') {
@@ -172,7 +172,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
       );
       await on.unknownOffer?.({ event, offerUid: applied.offerUid });
       // Released, not completed: a replay after the offer is added must be processed.
-      await ledger.release(key);
+      await ledger.release(key, token);
       return received('unknown_offer');
     }
     if (applied.confirmError !== undefined) {
@@ -195,11 +195,15 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         source: 'webhook',
       });
     }
-    await ledger.complete(key);
+    await ledger.complete(key, token);
     return received('applied');
   }
 
-  async function fail(error: unknown, event: WebhookEvent, key: string | undefined): Promise<HttpAnswer> {
+  async function fail(
+    error: unknown,
+    event: WebhookEvent,
+    claimed: { key: string; token: ClaimToken } | undefined,
+  ): Promise<HttpAnswer> {
     const timedOut = isDcbError(error, 'timeout');
     reportError(
       error,
@@ -208,9 +212,9 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         ? `dcbkit: processing ${event.event} took longer than ${timeoutMs} ms; answered 503 so the service retries.`
         : `dcbkit: processing ${event.event} failed; answered 500 so the service retries.`,
     );
-    if (key !== undefined) {
+    if (claimed !== undefined) {
       await ledger
-        .release(key)
+        .release(claimed.key, claimed.token)
         .catch((releaseError: unknown) =>
           logger.error?.(
             { err: releaseError },
@@ -237,15 +241,18 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     }
     if (!isKnownEventName(event.event)) return received('ignored');
     // One deadline for the claim and the processing: one timer per delivery on the hot path.
-    let claimed: string | undefined;
+    let claimed: { key: string; token: ClaimToken } | undefined;
     try {
       return await withDeadline(async () => {
         const key = eventKey(event);
-        const claim: ClaimResult = await ledger.claim(key);
-        if (claim === 'duplicate') return received('duplicate');
-        if (claim === 'in_progress') return refused('in_progress', IN_PROGRESS_RETRY_SECONDS);
-        claimed = key;
-        return process(event, key);
+        const claim = await ledger.claim(key);
+        if (claim.status !== 'new') {
+          return claim.status === 'duplicate'
+            ? received('duplicate')
+            : refused('in_progress', IN_PROGRESS_RETRY_SECONDS);
+        }
+        claimed = { key, token: claim.token };
+        return process(event, key, claim.token);
       });
     } catch (error) {
       return fail(error, event, claimed);

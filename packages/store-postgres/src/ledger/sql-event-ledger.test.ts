@@ -1,3 +1,4 @@
+import type { Claim, ClaimToken } from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,12 @@ import { openPglite } from '../test-support/pglite.js';
 const LEASE_MS = 300;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The token of a claim the test expects to be new. */
+function tokenOf(claim: Claim): ClaimToken {
+  if (claim.status !== 'new') throw new Error(`expected a new claim, got ${claim.status}`);
+  return claim.token;
+}
+
 /** What the ledger must do beyond core's suite (leases, take-over, pruning), on either driver. */
 function ledgerBehaviour(open: () => Promise<{ executor: SqlExecutor; schema: string }>) {
   let sqlStore: SqlStore;
@@ -23,12 +30,12 @@ function ledgerBehaviour(open: () => Promise<{ executor: SqlExecutor; schema: st
 
   it("lets a crashed instance's claim lapse after the lease, so that a retry is processed", async () => {
     const { ledger } = sqlStore;
-    expect(await ledger.claim('evt_crashed')).toBe('new');
-    expect(await ledger.claim('evt_crashed')).toBe('in_progress');
+    expect((await ledger.claim('evt_crashed')).status).toBe('new');
+    expect((await ledger.claim('evt_crashed')).status).toBe('in_progress');
     await sleep(LEASE_MS + 100);
-    expect(await ledger.claim('evt_crashed')).toBe('new');
+    expect((await ledger.claim('evt_crashed')).status).toBe('new');
     // The take-over holds a new lease.
-    expect(await ledger.claim('evt_crashed')).toBe('in_progress');
+    expect((await ledger.claim('evt_crashed')).status).toBe('in_progress');
   });
 
   it('of concurrent take-overs of a lapsed claim, exactly one is new', async () => {
@@ -36,29 +43,31 @@ function ledgerBehaviour(open: () => Promise<{ executor: SqlExecutor; schema: st
     await ledger.claim('evt_lapsed');
     await sleep(LEASE_MS + 100);
     const results = await Promise.all(Array.from({ length: 10 }, () => ledger.claim('evt_lapsed')));
-    expect(results.filter((result) => result === 'new')).toHaveLength(1);
-    expect(results.filter((result) => result === 'in_progress')).toHaveLength(9);
+    expect(results.filter((result) => result.status === 'new')).toHaveLength(1);
+    expect(results.filter((result) => result.status === 'in_progress')).toHaveLength(9);
   });
 
   it('never lets a completed event lapse', async () => {
     const { ledger } = sqlStore;
-    await ledger.claim('evt_done');
-    await ledger.complete('evt_done');
+    await ledger.complete('evt_done', tokenOf(await ledger.claim('evt_done')));
     await sleep(LEASE_MS + 100);
-    expect(await ledger.claim('evt_done')).toBe('duplicate');
+    expect((await ledger.claim('evt_done')).status).toBe('duplicate');
   });
 
   it('records a completion whose claim is gone (taken over and released meanwhile)', async () => {
     const { ledger } = sqlStore;
-    await ledger.complete('evt_unclaimed');
-    expect(await ledger.claim('evt_unclaimed')).toBe('duplicate');
+    await ledger.complete('evt_unclaimed', 'a-token-never-given');
+    expect((await ledger.claim('evt_unclaimed')).status).toBe('duplicate');
   });
 
   it('prunes completed events past the retention and abandoned claims, and keeps the rest', async () => {
     const { ledger, executor, tables } = sqlStore;
-    for (const key of ['old_done', 'old_abandoned', 'recent_done', 'recent_claim']) await ledger.claim(key);
-    await ledger.complete('old_done');
-    await ledger.complete('recent_done');
+    const tokens = new Map<string, ClaimToken>();
+    for (const key of ['old_done', 'old_abandoned', 'recent_done', 'recent_claim']) {
+      tokens.set(key, tokenOf(await ledger.claim(key)));
+    }
+    await ledger.complete('old_done', tokens.get('old_done') ?? '');
+    await ledger.complete('recent_done', tokens.get('recent_done') ?? '');
     // Four days ago: past the default 72-hour retention.
     await executor.query(
       `UPDATE ${tables.events} SET completed_at = now() - interval '4 days' WHERE event_key = 'old_done'`,
@@ -67,10 +76,10 @@ function ledgerBehaviour(open: () => Promise<{ executor: SqlExecutor; schema: st
       `UPDATE ${tables.events} SET lease_until = now() - interval '4 days' WHERE event_key = 'old_abandoned'`,
     );
     expect(await ledger.prune()).toBe(2);
-    expect(await ledger.claim('old_done')).toBe('new');
-    expect(await ledger.claim('old_abandoned')).toBe('new');
-    expect(await ledger.claim('recent_done')).toBe('duplicate');
-    expect(await ledger.claim('recent_claim')).toBe('in_progress');
+    expect((await ledger.claim('old_done')).status).toBe('new');
+    expect((await ledger.claim('old_abandoned')).status).toBe('new');
+    expect((await ledger.claim('recent_done')).status).toBe('duplicate');
+    expect((await ledger.claim('recent_claim')).status).toBe('in_progress');
   });
 }
 
@@ -91,10 +100,10 @@ describe.skipIf(!DATABASE_URL)('the ledger on PostgreSQL', () => {
         const { ledger, migrate } = createSqlStore(fromPg(pool), { schema: database.schema, durableLedger });
         await migrate();
         const key = `evt_sync_${durableLedger}`;
-        expect(await ledger.claim(key)).toBe('new');
-        await ledger.complete(key);
-        await ledger.release(key);
-        expect(await ledger.claim(key)).toBe('duplicate');
+        const token = tokenOf(await ledger.claim(key));
+        await ledger.complete(key, token);
+        await ledger.release(key, token);
+        expect((await ledger.claim(key)).status).toBe('duplicate');
         const { rows } = await pool.query('SHOW synchronous_commit');
         expect(rows).toEqual([{ synchronous_commit: 'on' }]);
       } finally {

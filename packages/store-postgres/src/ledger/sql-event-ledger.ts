@@ -1,4 +1,5 @@
-import type { ClaimResult, EventLedger } from '@dcbkit/core';
+import { randomUUID } from 'node:crypto';
+import type { Claim, ClaimToken, EventLedger } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
 import { keyHash } from './key-hash.js';
@@ -9,6 +10,9 @@ const MAX_CLAIM_ATTEMPTS = 3;
 /** prune deletes in batches, so that it never holds many row locks at once; and stops after this many. */
 const PRUNE_BATCH = 5_000;
 const MAX_PRUNE_BATCHES = 200;
+
+const DUPLICATE: Claim = Object.freeze({ status: 'duplicate' });
+const IN_PROGRESS: Claim = Object.freeze({ status: 'in_progress' });
 
 /** An EventLedger that also forgets what is older than its retention. */
 export interface SqlEventLedger extends EventLedger {
@@ -44,23 +48,27 @@ export function sqlEventLedger(
   const lease = `now() + $3::integer * interval '1 millisecond'`;
   // DO NOTHING, not DO UPDATE: a conflict then neither locks nor writes the row, so a duplicate
   // costs two reads and no commit.
-  const claimSql = `INSERT INTO ${t} (key_hash, event_key, state, lease_until)
-    SELECT decode($1, 'hex'), $2, 'in_progress', ${lease} FROM ${asyncCommit}
+  const claimSql = `INSERT INTO ${t} (key_hash, event_key, state, lease_until, claim_token)
+    SELECT decode($1, 'hex'), $2, 'in_progress', ${lease}, $4 FROM ${asyncCommit}
     ON CONFLICT (key_hash) DO NOTHING RETURNING 1 AS claimed`;
   const stateSql = `SELECT state, lease_until <= now() AS lapsed FROM ${t} WHERE key_hash = decode($1, 'hex')`;
   // Taking over a lapsed claim: the WHERE is evaluated again on the latest row, so of two
   // deliveries taking it over at once only one gets it.
-  const takeOverSql = `UPDATE ${t} SET lease_until = now() + $2::integer * interval '1 millisecond', claimed_at = now()
+  const takeOverSql = `UPDATE ${t} SET lease_until = now() + $2::integer * interval '1 millisecond', claimed_at = now(),
+      claim_token = $3
     FROM ${asyncCommit}
     WHERE key_hash = decode($1, 'hex') AND state = 'in_progress' AND lease_until <= now()
     RETURNING 1 AS claimed`;
-  // An upsert: a completion whose claim was pruned or taken over is still recorded.
+  // An upsert: a completion whose claim was pruned, or lapsed with no one holding it now, is still
+  // recorded; a claim another delivery took over is left to that holder.
   const completeSql = `INSERT INTO ${t} AS e (key_hash, event_key, state, lease_until, completed_at)
     SELECT decode($1, 'hex'), $2, 'completed', NULL, now() FROM ${asyncCommit}
-    ON CONFLICT (key_hash) DO UPDATE SET state = 'completed', lease_until = NULL, completed_at = now()
-      WHERE e.state = 'in_progress'`;
+    ON CONFLICT (key_hash) DO UPDATE SET state = 'completed', lease_until = NULL, completed_at = now(),
+      claim_token = NULL
+      WHERE e.state = 'in_progress' AND (e.claim_token IS NOT DISTINCT FROM $3 OR e.lease_until <= now())`;
+  // Only this holder's claim: a late release after a takeover frees nothing.
   const releaseSql = `DELETE FROM ${t} USING ${asyncCommit}
-    WHERE key_hash = decode($1, 'hex') AND state = 'in_progress'`;
+    WHERE key_hash = decode($1, 'hex') AND state = 'in_progress' AND claim_token IS NOT DISTINCT FROM $2`;
   // Two statements, each served by its partial index; batched so that none holds many row locks.
   const retention = `now() - $1::bigint * interval '1 millisecond'`;
   const pruneSql = [
@@ -71,29 +79,30 @@ export function sqlEventLedger(
   ];
 
   return {
-    async claim(key: string): Promise<ClaimResult> {
+    async claim(key: string): Promise<Claim> {
       const hash = keyHash(key);
+      const token = randomUUID();
       for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-        const inserted = await executor.query(claimSql, [hash, key, options.leaseMs]);
-        if (inserted.rows.length === 1) return 'new';
+        const inserted = await executor.query(claimSql, [hash, key, options.leaseMs, token]);
+        if (inserted.rows.length === 1) return { status: 'new', token };
         const { rows } = await executor.query<{ state: string; lapsed: boolean }>(stateSql, [hash]);
         const row = rows[0];
-        if (row?.state === 'completed') return 'duplicate';
-        if (row?.state === 'in_progress' && !row.lapsed) return 'in_progress';
+        if (row?.state === 'completed') return DUPLICATE;
+        if (row?.state === 'in_progress' && !row.lapsed) return IN_PROGRESS;
         if (row?.state === 'in_progress') {
-          const takenOver = await executor.query(takeOverSql, [hash, options.leaseMs]);
-          if (takenOver.rows.length === 1) return 'new';
+          const takenOver = await executor.query(takeOverSql, [hash, options.leaseMs, token]);
+          if (takenOver.rows.length === 1) return { status: 'new', token };
         }
         // Released (or taken over, or completed) meanwhile: look again.
       }
       // Claimed and released over and over meanwhile: someone is working on it; the service retries.
-      return 'in_progress';
+      return IN_PROGRESS;
     },
-    async complete(key: string): Promise<void> {
-      await executor.query(completeSql, [keyHash(key), key]);
+    async complete(key: string, token: ClaimToken): Promise<void> {
+      await executor.query(completeSql, [keyHash(key), key, String(token)]);
     },
-    async release(key: string): Promise<void> {
-      await executor.query(releaseSql, [keyHash(key)]);
+    async release(key: string, token: ClaimToken): Promise<void> {
+      await executor.query(releaseSql, [keyHash(key), String(token)]);
     },
     async prune(): Promise<number> {
       let deleted = 0;

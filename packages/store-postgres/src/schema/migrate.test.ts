@@ -25,7 +25,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
       'dcbkit_entitlement_payments',
@@ -48,12 +48,12 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -81,8 +81,8 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'two_migrations',
       'two_pending_payments',
     ]);
-    expect(await one.ledger.claim('evt')).toBe('new');
-    expect(await two.ledger.claim('evt')).toBe('new');
+    expect((await one.ledger.claim('evt')).status).toBe('new');
+    expect((await two.ledger.claim('evt')).status).toBe('new');
   });
 
   it('is all or nothing: a failing step leaves no table behind, and the next run applies', async () => {
@@ -95,7 +95,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5]);
   });
 });
 
@@ -109,7 +109,7 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
       'dcbkit_entitlement_payments',

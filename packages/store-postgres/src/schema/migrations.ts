@@ -146,6 +146,15 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 5,
+    name: 'ledger claims carry their holder’s token',
+    statements: (t) => [
+      // A late release (or completion) by a holder whose lease lapsed frees nothing of the delivery
+      // that took the claim over: each claim names its holder.
+      `ALTER TABLE ${t.events} ADD COLUMN claim_token text`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

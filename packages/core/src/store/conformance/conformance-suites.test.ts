@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EventLedger } from '../../ledger/event-ledger.js';
+import type { ClaimToken, EventLedger } from '../../ledger/event-ledger.js';
 import { memoryLedger } from '../../ledger/memory-ledger.js';
 import type { EntitlementStore } from '../entitlement-store.js';
 import { memoryStore } from '../memory-store.js';
 import type { exampleEntitlement } from './example-entitlement.js';
-import { ledgerChecks } from './ledger-conformance.js';
+import { ledgerChecks, ledgerLeaseChecks } from './ledger-conformance.js';
 import { reconcileChecks } from './reconcile-conformance.js';
 import { storeChecks } from './store-conformance.js';
 
@@ -148,10 +148,10 @@ function racyLedger(): EventLedger {
     async claim(key) {
       const state = states.get(key);
       await nextTick();
-      if (state === 'completed') return 'duplicate';
-      if (state === 'in_progress') return 'in_progress';
+      if (state === 'completed') return { status: 'duplicate' };
+      if (state === 'in_progress') return { status: 'in_progress' };
       states.set(key, 'in_progress');
-      return 'new';
+      return { status: 'new', token: 1 };
     },
     async complete(key) {
       states.set(key, 'completed');
@@ -159,6 +159,21 @@ function racyLedger(): EventLedger {
     async release(key) {
       if (states.get(key) === 'in_progress') states.delete(key);
     },
+  };
+}
+
+/** Releases by key alone, whoever holds the claim: a late release frees a claim taken over since. */
+function tokenlessLedger(): EventLedger {
+  const inner = memoryLedger({ leaseMs: 100 });
+  const tokens = new Map<string, ClaimToken>();
+  return {
+    async claim(key) {
+      const claim = await inner.claim(key);
+      if (claim.status === 'new') tokens.set(key, claim.token);
+      return claim;
+    },
+    complete: (key, token) => inner.complete(key, token),
+    release: (key) => inner.release(key, tokens.get(key) ?? 0),
   };
 }
 
@@ -221,6 +236,12 @@ describe('the conformance suites', () => {
     const pending = check(reconcileChecks, 'pending payments of one account');
     await expect(pending.run(urlDroppingStore())).rejects.toThrow();
     await expect(pending.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a ledger whose late release frees a claim taken over since', async () => {
+    const late = check(ledgerLeaseChecks(100), 'late release');
+    await expect(late.run(tokenlessLedger())).rejects.toThrow();
+    await expect(late.run(memoryLedger({ leaseMs: 100 }))).resolves.toBeUndefined();
   });
 
   it('catch a ledger whose claim is not atomic', async () => {
