@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dueReason } from '../../access/reconcile-deadline.js';
 import type { ClaimToken, EventLedger } from '../../ledger/event-ledger.js';
 import { memoryLedger } from '../../ledger/memory-ledger.js';
 import type { EntitlementStore } from '../entitlement-store.js';
@@ -131,6 +132,84 @@ function eagerStore(): EntitlementStore {
   };
 }
 
+/** Lists due entitlements in insertion order instead of key order: pages skip and repeat. */
+function unsortedDueStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  const written: { accountKey: string; productUid: string }[] = [];
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      if (!written.some((key) => key.accountKey === accountKey && key.productUid === productUid)) {
+        written.push({ accountKey, productUid });
+      }
+      return inner.update(accountKey, productUid, change, facts);
+    },
+    async listDueEntitlements(query) {
+      const due = await inner.listDueEntitlements({
+        ...query,
+        after: undefined,
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      const order = (key: { accountKey: string; productUid: string }) =>
+        written.findIndex(
+          (other) => other.accountKey === key.accountKey && other.productUid === key.productUid,
+        );
+      const after = query.after;
+      return due
+        .sort((a, b) => order(a) - order(b))
+        .filter((entitlement) => after === undefined || order(entitlement) > order(after))
+        .slice(0, query.limit);
+    },
+  };
+}
+
+/** Reads the page cursor as inclusive: the last entitlement of a page comes again on the next. */
+function inclusiveCursorStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async listDueEntitlements(query) {
+      const all = await inner.listDueEntitlements({
+        ...query,
+        after: undefined,
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      const { after } = query;
+      const notBefore = (e: { accountKey: string; productUid: string }) =>
+        after === undefined ||
+        e.accountKey > after.accountKey ||
+        (e.accountKey === after.accountKey && e.productUid >= after.productUid);
+      return all.filter(notBefore).slice(0, query.limit);
+    },
+  };
+}
+
+/** Keeps its reconciliation marks apart from the row and drops one whenever the row is rewritten. */
+function markForgettingStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  const marks = new Map<string, string>();
+  const keyOf = (accountKey: string, productUid: string) => JSON.stringify([accountKey, productUid]);
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      const result = await inner.update(accountKey, productUid, change, facts);
+      if (result.wrote) marks.delete(keyOf(accountKey, productUid));
+      return result;
+    },
+    async markReconciled(key, at) {
+      marks.set(keyOf(key.accountKey, key.productUid), at.toISOString());
+    },
+    async listDueEntitlements(query) {
+      const all = await inner.listDueEntitlements({ ...query, limit: Number.MAX_SAFE_INTEGER });
+      return all
+        .filter(
+          (e) => dueReason(e, marks.get(keyOf(e.accountKey, e.productUid)) ?? null, query) !== undefined,
+        )
+        .slice(0, query.limit);
+    },
+  };
+}
+
 /** Keeps pending payments but drops what a checkout needs to be continued. */
 function urlDroppingStore(): ReturnType<typeof memoryStore> {
   const inner = memoryStore();
@@ -236,6 +315,16 @@ describe('the conformance suites', () => {
     const pending = check(reconcileChecks, 'pending payments of one account');
     await expect(pending.run(urlDroppingStore())).rejects.toThrow();
     await expect(pending.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that breaks the reconciliation contract: order, cursor, marks', async () => {
+    const listing = check(reconcileChecks, 'listDueEntitlements answers what dueReason says');
+    const marking = check(reconcileChecks, 'markReconciled makes an entitlement not due');
+    await expect(listing.run(unsortedDueStore()), 'unsorted').rejects.toThrow();
+    await expect(listing.run(inclusiveCursorStore()), 'inclusive cursor').rejects.toThrow();
+    await expect(marking.run(markForgettingStore()), 'forgotten marks').rejects.toThrow();
+    await expect(listing.run(memoryStore())).resolves.toBeUndefined();
+    await expect(marking.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it('catch a ledger whose late release frees a claim taken over since', async () => {

@@ -94,7 +94,8 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     async run(store) {
       const prefix = uniqueId('due');
       const entitlements = cases(prefix);
-      await write(store, entitlements);
+      // Written out of key order: a listing in insertion (or heap) order must not pass for sorted.
+      await write(store, [...entitlements].reverse());
       for (const staleBefore of [null, new Date(at(-30))]) {
         const query = { now: NOW, staleBefore };
         const expected = expectedDue(prefix, entitlements, query);
