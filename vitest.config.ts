@@ -23,7 +23,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'starters/*/src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'starters/*/src/**/*.test.ts',
+      'test/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },
