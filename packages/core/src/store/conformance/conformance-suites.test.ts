@@ -317,23 +317,29 @@ describe('the conformance suites', () => {
     await expect(pending.run(memoryStore())).resolves.toBeUndefined();
   });
 
-  it('catch a store that breaks the reconciliation contract: order, cursor, marks', async () => {
-    const listing = check(reconcileChecks, 'listDueEntitlements answers what dueReason says');
-    const marking = check(reconcileChecks, 'markReconciled makes an entitlement not due');
-    await expect(listing.run(unsortedDueStore()), 'unsorted').rejects.toThrow();
-    await expect(listing.run(inclusiveCursorStore()), 'inclusive cursor').rejects.toThrow();
-    await expect(marking.run(markForgettingStore()), 'forgotten marks').rejects.toThrow();
-    await expect(listing.run(memoryStore())).resolves.toBeUndefined();
-    await expect(marking.run(memoryStore())).resolves.toBeUndefined();
-  });
+  it.each([1, 2, 3])(
+    'catch a store that breaks the reconciliation contract: order, cursor, marks (run %i)',
+    async () => {
+      const listing = check(reconcileChecks, 'listDueEntitlements answers what dueReason says');
+      const marking = check(reconcileChecks, 'markReconciled makes an entitlement not due');
+      await expect(listing.run(unsortedDueStore()), 'unsorted').rejects.toThrow();
+      await expect(listing.run(inclusiveCursorStore()), 'inclusive cursor').rejects.toThrow();
+      await expect(marking.run(markForgettingStore()), 'forgotten marks').rejects.toThrow();
+      await expect(listing.run(memoryStore())).resolves.toBeUndefined();
+      await expect(marking.run(memoryStore())).resolves.toBeUndefined();
+    },
+  );
 
-  it('catch a ledger whose late release frees a claim taken over since', async () => {
-    const late = check(ledgerLeaseChecks(100), 'late release');
-    await expect(late.run(tokenlessLedger())).rejects.toThrow();
-    await expect(late.run(memoryLedger({ leaseMs: 100 }))).resolves.toBeUndefined();
-  });
+  it.each([1, 2, 3])(
+    'catch a ledger whose late release frees a claim taken over since (run %i)',
+    async () => {
+      const late = check(ledgerLeaseChecks(100), 'late release');
+      await expect(late.run(tokenlessLedger())).rejects.toThrow();
+      await expect(late.run(memoryLedger({ leaseMs: 100 }))).resolves.toBeUndefined();
+    },
+  );
 
-  it('catch a ledger whose claim is not atomic', async () => {
+  it.each([1, 2, 3])('catch a ledger whose claim is not atomic (run %i)', async () => {
     const exclusive = check(ledgerChecks, 'concurrent claims');
     await expect(exclusive.run(racyLedger())).rejects.toThrow();
     await expect(exclusive.run(memoryLedger())).resolves.toBeUndefined();
