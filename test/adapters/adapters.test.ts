@@ -191,10 +191,11 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       const returned = await payOnCheckout(sandbox, started.headers.get('location') ?? '');
       const thanks = (await (await fetch(returned, { headers: as('alice') })).json()) as {
         state: string;
-        entitlement: { status: string; subscriptionUid: string };
+        entitlement: { status: string; subscriptionUid: string; trialEndsAt: string | null };
       };
       expect(thanks.state).toBe('succeeded');
       expect(thanks.entitlement.status).toBe('TRIALING');
+      expect(thanks.entitlement.trialEndsAt).toMatch(/^2030-/);
       const { subscriptionUid } = thanks.entitlement;
       await sandbox.deliverDue();
 
@@ -207,7 +208,7 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       const read = async (response: Response) => ({
         status: response.status,
         view: (await response.json()) as {
-          subscription?: { status: string };
+          subscription?: { status: string; cancelAt: string | null };
           entitlement?: { status: string };
           hasAccess?: boolean;
         },
@@ -232,19 +233,23 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       await sandbox.advanceClock(60);
       expect(await settled()).toBe('PRE_CANCELED');
 
+      // The spec's resume gives ACTIVE, in a trial too (the trial keeps its end and first charge).
       const resumed = await read(await act('alice', 'resume'));
       expect(resumed).toMatchObject({
         status: 200,
-        view: { subscription: { status: 'TRIALING' }, hasAccess: true },
+        view: { subscription: { status: 'ACTIVE', cancelAt: null }, hasAccess: true },
       });
       await sandbox.advanceClock(60);
-      expect(await settled()).toBe('TRIALING');
+      expect(await settled()).toBe('ACTIVE');
+      expect((await kit.store.get('alice', 'prod_premium'))?.trialEndsAt).toBe(
+        thanks.entitlement.trialEndsAt,
+      );
       expect((await act('alice', 'resume')).status).toBe(409);
 
       const ended = await read(await act('alice', 'cancel', 'NOW'));
       expect(ended).toMatchObject({
         status: 200,
-        view: { subscription: { status: 'CANCELED' }, hasAccess: false },
+        view: { subscription: { status: 'CANCELED', cancelAt: null }, hasAccess: false },
       });
       expect(await settled()).toBe('REVOKED');
       expect((await fetch(`${app.url}/premium`, { headers: as('alice') })).status).toBe(403);

@@ -160,6 +160,11 @@ describe.runIf(chromiumAvailable)('checkout pages on a phone, in en, fr and ar',
       await page.goto(`${environment.apiBaseUrl}/sandbox`);
       await expectAccessible(page, `${environment.name} dashboard`);
     }
+    // Approve on the production dashboard: the page that shows the issued secret, once, passes too.
+    await page.getByRole('button', { name: 'Approve (pass the go-live review)' }).click();
+    await page.waitForURL(`${sandbox.environments.production.apiBaseUrl}/sandbox`);
+    expect(await page.getByRole('alert').textContent()).toContain('Shown once: copy it now.');
+    await expectAccessible(page, 'production dashboard showing the issued secret');
     const icon = await page.request.get(`${sandbox.checkoutBaseUrl}/favicon.ico`);
     expect(icon.status()).toBe(200);
     expect(icon.headers()['content-type']).toBe('image/svg+xml');

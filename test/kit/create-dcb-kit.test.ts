@@ -60,7 +60,7 @@ describe('createDcbKit', () => {
     expect(() =>
       createDcbKit({ client: { ...client, clientId: 'svc_live_x' }, webhookSecrets: 'w', offers: [] }),
     ).toThrow(expect.objectContaining({ code: 'environment_mismatch' }));
-    // A return URL that is not an absolute http(s) URL is refused at creation, with the rest.
+    // A return URL that is not an absolute URL is refused at creation, with the rest.
     expect(() => createDcbKit({ client, webhookSecrets: 'w', offers: [], returnUrl: 'not a url' })).toThrow(
       expect.objectContaining({ code: 'invalid_option', details: { option: 'returnUrl' } }),
     );

@@ -40,7 +40,12 @@ export {
 } from './config/sandbox-config-error.js';
 export { SandboxPortInUseError } from './http/port-in-use-error.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
-export type { EnvironmentCredentials, SandboxEnvironment } from './sandbox/environment-view.js';
+export type {
+  EnvironmentCredentials,
+  SandboxEnvironment,
+  SandboxProductionEnvironment,
+  SandboxTestEnvironment,
+} from './sandbox/environment-view.js';
 export { type Sandbox, type StartSandboxOptions, startSandbox } from './sandbox/start-sandbox.js';
 export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';

@@ -65,7 +65,9 @@ describe('a PGlite data folder, one process at a time', () => {
     // Killed (nothing runs after SIGKILL): its lock file stays, and the next opener takes it over.
     await second.kill('SIGKILL');
     const third = await start();
-    expect((await third.send(signed(secondHalf[0] ?? events[0]!))).status).toBe(200);
+    const [replayed] = secondHalf;
+    if (replayed === undefined) throw new Error('the stream has a second half');
+    expect((await third.send(signed(replayed))).status).toBe(200);
     await third.kill('SIGTERM');
 
     const reopened = await pgliteStore({ dataDir });

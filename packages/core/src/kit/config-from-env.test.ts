@@ -62,9 +62,18 @@ describe('configFromEnv', () => {
     expect(message).toContain('DCB_CLIENT_ID must start with svc_live_');
     expect(message).toContain('DCB_API_BASE_URL must use https');
     expect(message).toContain('without /v1');
-    expect(message).toContain('DCB_RETURN_URL must be an absolute URL');
+    expect(message).toContain('DCB_RETURN_URL must be an absolute URI');
     expect(message).not.toContain('sandbox-demo-client-secret');
     expect(message).not.toContain('whsec_one');
+  });
+
+  it("takes an app's deep link as DCB_RETURN_URL, never a script URL", () => {
+    expect(configFromEnv({ ...SANDBOX, DCB_RETURN_URL: 'myapp://billing/done' }).returnUrl).toBe(
+      'myapp://billing/done',
+    );
+    expect(() => configFromEnv({ ...SANDBOX, DCB_RETURN_URL: 'javascript:alert(1)' })).toThrow(
+      /DCB_RETURN_URL must be an absolute URI/,
+    );
   });
 
   it('refuses an unknown DCB_ENV', () => {

@@ -1,6 +1,7 @@
 import { CLIENT_ID_PREFIXES, type Environment } from '../client/environment-guard.js';
 import { DcbError } from '../errors/dcb-error.js';
 import { isLoopbackHost } from '../http/is-loopback.js';
+import { isAcceptedReturnUrl, webOriginOf } from '../schemas/return-url.js';
 
 /** The environment variables dcbkit reads, and what each is for (docs/configuration.md lists them too). */
 export const DCB_ENV_VARIABLES = {
@@ -63,7 +64,7 @@ export function configFromEnv(env: Env = process.env): DcbEnvConfig {
   if (baseUrl !== undefined) problems.push(...urlProblems('DCB_API_BASE_URL', baseUrl, env_, true));
   if (checkoutBaseUrl !== undefined)
     problems.push(...urlProblems('DCB_CHECKOUT_BASE_URL', checkoutBaseUrl, env_, false));
-  if (returnUrl !== undefined) problems.push(...urlProblems('DCB_RETURN_URL', returnUrl, env_, false));
+  if (returnUrl !== undefined) problems.push(...returnUrlProblems(returnUrl, env_));
   const webhookSecrets = (webhookSecret ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -84,6 +85,16 @@ export function configFromEnv(env: Env = process.env): DcbEnvConfig {
     ...(checkoutBaseUrl ? { checkoutBaseUrl } : {}),
     ...(returnUrl ? { returnUrl } : {}),
   };
+}
+
+/** A web return page is checked as a URL; an app's deep link (`myapp://done`) is taken as it is. */
+function returnUrlProblems(value: string, environment: Environment | undefined): string[] {
+  if (!isAcceptedReturnUrl(value)) {
+    return [
+      `DCB_RETURN_URL must be an absolute URI (https://…, or an app scheme), never javascript:, data: or vbscript:; it is "${value}".`,
+    ];
+  }
+  return webOriginOf(value) === null ? [] : urlProblems('DCB_RETURN_URL', value, environment, false);
 }
 
 function urlProblems(

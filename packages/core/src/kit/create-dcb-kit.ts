@@ -54,7 +54,10 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   returnUrl?: string;
   /** Numbers to prefill on checkout for an account (never a substitute for consent). */
   prefill?: PartnerRoutesOptions['prefill'];
-  /** Origins whose pages may post to checkout, cancel and resume. Default: the origin of `returnUrl`. */
+  /**
+   * Origins whose pages may post to checkout, cancel and resume. Default: the origin of `returnUrl`;
+   * needed with an app deep link as `returnUrl` (`myapp://done`), which has no web origin.
+   */
   allowedOrigins?: readonly string[];
   /** The key of the form tokens. Default: derived from the (first) webhook secret, so every instance shares it. */
   formSecret?: string;

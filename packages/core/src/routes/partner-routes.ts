@@ -20,6 +20,7 @@ import type { CreatePaymentRequest, Presentation } from '../schemas/create-payme
 import type { Entitlement } from '../schemas/entitlement.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
+import { isAcceptedReturnUrl, webOriginOf } from '../schemas/return-url.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { ReconcileStore } from '../store/reconcile-store.js';
@@ -38,7 +39,11 @@ export interface PartnerRoutesOptions {
   offers: Offers;
   /** Grants from a server-side payment read: the webhook handler's `grantFromPayment`. */
   grantFromPayment: (payment: Payment) => Promise<GrantResult>;
-  /** Absolute URL of your return route; the service sends the browser there after checkout. */
+  /**
+   * Where the service sends the browser after checkout: the absolute URL of your return route, or
+   * your app's deep link (`myapp://done`, then give `allowedOrigins`). Never `javascript:`,
+   * `data:` or `vbscript:`.
+   */
   returnUrl: string;
   /** The payment metadata field that carries your account key; the webhook handler must read the same. Default `accountKey`. */
   accountKeyField?: string;
@@ -50,7 +55,8 @@ export interface PartnerRoutesOptions {
   onError?: ErrorHook;
   /**
    * Origins whose pages may post to the state-changing routes (checkout, cancel, resume).
-   * Default: the origin of `returnUrl`, your app's own.
+   * Default: the origin of `returnUrl`, your app's own; required when `returnUrl` is a deep link,
+   * which has no web origin.
    */
   allowedOrigins?: readonly string[];
   /**
@@ -133,7 +139,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   const logger = options.logger ?? consoleLogger;
   const reportError = createErrorReporter(logger, options.onError);
   const reported = new Set<string>();
-  const allowedOrigins = new Set(options.allowedOrigins ?? [originOf(returnUrl)]);
+  const allowedOrigins = new Set(allowedOriginsOf(returnUrl, options.allowedOrigins));
   const formSecret = options.formSecret ?? randomBytes(32).toString('base64url');
   const checkoutLock = createCheckoutLock(store);
 
@@ -444,14 +450,32 @@ function cancelWhenOf(value: unknown): SubscriptionCancelWhen {
   throw routeError('invalid_request', 'when must be NOW or PERIOD_END.');
 }
 
-function originOf(returnUrl: unknown): string {
-  const url = typeof returnUrl === 'string' && URL.canParse(returnUrl) ? new URL(returnUrl) : undefined;
-  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+/**
+ * Checks `returnUrl` as the spec types it (`uri`: any absolute URI, except the schemes that carry
+ * script) and gives the origins whose pages may post to the routes: `allowedOrigins` when given,
+ * else the return page's own. A deep link (`myapp://done`) has no web origin to derive them from,
+ * so it needs `allowedOrigins`: an empty default would refuse the app's own form posts wherever a
+ * browser sends `Origin` without `Sec-Fetch-Site`.
+ */
+function allowedOriginsOf(
+  returnUrl: unknown,
+  allowedOrigins: readonly string[] | undefined,
+): readonly string[] {
+  if (!isAcceptedReturnUrl(returnUrl)) {
     throw optionError(
       'createPartnerRoutes',
       'returnUrl',
-      'must be the absolute http(s) URL of your return page.',
+      "must be an absolute URL (your return page, or your app's deep link), never javascript:, data: or vbscript:.",
     );
   }
-  return url.origin;
+  if (allowedOrigins !== undefined) return allowedOrigins;
+  const origin = webOriginOf(returnUrl);
+  if (origin === null) {
+    throw optionError(
+      'createPartnerRoutes',
+      'allowedOrigins',
+      `is needed with a ${new URL(returnUrl).protocol} returnUrl, which has no web origin: name the origins of the pages that post to checkout, cancel and resume.`,
+    );
+  }
+  return [origin];
 }

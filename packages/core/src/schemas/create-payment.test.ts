@@ -46,6 +46,8 @@ describe('checkCreatePaymentRequest', () => {
     ['mode API', { mode: 'API' }, 'mode'],
     ['returnUrl not a URL', { returnUrl: 'not a url' }, 'returnUrl'],
     ['returnUrl with a javascript: scheme', { returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
+    ['returnUrl with a data: scheme', { returnUrl: 'data:text/html,<p>hi</p>' }, 'returnUrl'],
+    ['returnUrl relative', { returnUrl: '/return' }, 'returnUrl'],
     ['presentation unknown', { presentation: 'popup' }, 'presentation'],
     ['msisdn not E.164', { prefill: { msisdn: '20123456' } }, 'prefill.msisdn'],
     [
@@ -89,5 +91,11 @@ describe('metadata bounds', () => {
     expect(large).toMatchObject({ ok: false, issues: [{ code: 'VAL-002', path: 'metadata' }] });
     const fine = checkCreatePaymentRequest({ ...base, metadata: { a: { b: { c: { d: 'e' } } } } });
     expect(fine.ok).toBe(true);
+  });
+
+  it("takes an app's deep link as returnUrl: the spec types it uri", () => {
+    expect(checkCreatePaymentRequest({ ...valid, returnUrl: 'myapp://billing/done' })).toMatchObject({
+      ok: true,
+    });
   });
 });

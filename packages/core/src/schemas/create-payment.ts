@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { e164Schema, METADATA_MAX_KEYS, metadataProblem, metadataSchema } from './primitives.js';
+import { isAcceptedReturnUrl } from './return-url.js';
 
 export const presentationSchema = z.enum(['redirect', 'embedded']);
 export type Presentation = z.infer<typeof presentationSchema>;
@@ -18,7 +19,10 @@ export const createPaymentRequestSchema = z
   .strictObject({
     mode: z.literal('HOSTED'),
     offerUid: z.string().min(1),
-    returnUrl: z.url({ protocol: /^https?$/ }),
+    // The spec's `uri`: an absolute URI (a web page or an app's deep link), never one that runs script.
+    returnUrl: z.string().refine(isAcceptedReturnUrl, {
+      message: 'must be an absolute URI (https://…, or an app scheme), never javascript:, data: or vbscript:',
+    }),
     presentation: presentationSchema.optional(),
     prefill: prefillSchema.optional(),
     /** A hint; it cannot select an operator the offer is not sold on. */

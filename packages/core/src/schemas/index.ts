@@ -17,6 +17,7 @@ export { offerDefinitionSchema } from './offer.js';
 export { offerTypeSchema } from './offer-type.js';
 export { canceledPaymentSchema, paymentSchema } from './payment.js';
 export { moneySchema } from './primitives.js';
+export { isAcceptedReturnUrl, webOriginOf } from './return-url.js';
 export {
   type SubscriptionCancelRequest,
   subscriptionCancelRequestSchema,

@@ -1,5 +1,6 @@
 import type { Catalog } from '../config/catalog.js';
-import type { ApplicationCapability, ApplicationConfig } from '../config/config-schema.js';
+import type { ApplicationCapability } from '../config/config-schema.js';
+import type { EnvironmentApplication } from '../config/environment-config.js';
 import type { RouteRequest } from '../http/router.js';
 import { ApiError } from '../shared/api-error.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -22,7 +23,7 @@ export function authenticate(
   request: RouteRequest,
   deps: AuthenticationDeps,
   capability: ApplicationCapability,
-): ApplicationConfig {
+): EnvironmentApplication {
   const match = BEARER.exec(request.headers.authorization ?? '');
   const grant = match?.[1] === undefined ? undefined : deps.tokens.resolve(match[1]);
   const application = grant ? deps.catalog.application(grant.clientId) : undefined;

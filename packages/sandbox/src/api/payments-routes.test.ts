@@ -92,6 +92,53 @@ describe('POST /v1/payments', () => {
     expect(await paymentCount()).toBe(0);
   });
 
+  it("takes any absolute URI as returnUrl, the spec's `uri`: an app's deep link too", async () => {
+    sandbox = await startTestSandbox();
+    const token = await getToken(sandbox);
+    for (const returnUrl of [
+      'myapp://done',
+      'com.example.app:/billing/done?from=checkout',
+      'https://partner.example/r?x=1#top',
+      'http://127.0.0.1:3000/return',
+    ]) {
+      expect((await createPayment(sandbox, token, paymentBody('offer_day_pass', { returnUrl }))).status).toBe(
+        201,
+      );
+    }
+    // A deep link is checked like any return URL: the rest of the body still answers for itself.
+    expectApiError(
+      await createPayment(
+        sandbox,
+        token,
+        paymentBody('offer_day_pass', { returnUrl: 'myapp://done', amount: 1 }),
+      ),
+      'VAL-006',
+    );
+    expectApiError(
+      await createPayment(sandbox, token, paymentBody('offer_nope', { returnUrl: 'myapp://done' })),
+      'CAT-102',
+    );
+  });
+
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    ' javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'vbscript:msgbox(1)',
+    '/return',
+    'return',
+    '',
+  ])('refuses returnUrl %j with VAL-002: a script scheme, or not absolute', async (returnUrl) => {
+    sandbox = await startTestSandbox();
+    const token = await getToken(sandbox);
+    expectApiError(
+      await createPayment(sandbox, token, paymentBody('offer_day_pass', { returnUrl })),
+      'VAL-002',
+    );
+    expect(await paymentCount()).toBe(0);
+  });
+
   it('refuses an unknown (CAT-102), inactive (CAT-103) or unauthorised (CAT-104) offer', async () => {
     sandbox = await startTestSandbox({
       configure: (config) => {

@@ -14,7 +14,7 @@ export class RateLimiter {
   constructor(private readonly clock: SandboxClock) {}
 
   /** Counts one request; throws SEC-001 with the seconds until the window reopens when over the limit. */
-  take(application: ApplicationConfig): void {
+  take(application: Pick<ApplicationConfig, 'clientId' | 'rateLimit'>): void {
     const { requests, windowSeconds } = application.rateLimit;
     const now = this.clock.now().getTime();
     const windowMs = windowSeconds * 1000;

@@ -5,6 +5,7 @@ import { addApplication } from '../test-support/sandbox-fixture.js';
 import {
   cancelSubscription,
   DAY_SECONDS,
+  partnerEntitlement,
   receivedEvents,
   resumeSubscription,
   subscribe,
@@ -131,17 +132,57 @@ describe('cancellation choices', () => {
     ]);
   });
 
-  it('in grace, resuming a PERIOD_END cancellation goes back to grace and its retries', async () => {
+  it('in grace, resuming a PERIOD_END cancellation gives ACTIVE; the retries go on, and the next failure is grace again', async () => {
     const w = await start();
     const { subscriptionUid } = await subscribe(w, '+21690000101');
+    // The trial's charge failed on 01-08, the first retry on 01-09.
     await w.sandbox.advanceClock(8 * DAY_SECONDS);
     await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
     const resumed = await resumeSubscription(w, subscriptionUid);
-    expect(dataOf(resumed, subscriptionSchema)).toMatchObject({ status: 'IN_GRACE', cancelAt: null });
-    await w.sandbox.advanceClock(10 * DAY_SECONDS);
-    const last = (await receivedEvents(w)).at(-1);
-    // The test number never pays: grace runs out and the subscription is suspended, as without the detour.
-    expect(last).toMatchObject({ event: 'entitlement.revoked', subscriptionStatus: 'SUSPENDED' });
+    expect(dataOf(resumed, subscriptionSchema)).toMatchObject({ status: 'ACTIVE', cancelAt: null });
+    const atResume = (await receivedEvents(w)).length;
+    // Core's rules read the same: access as ACTIVE, then grace again, then revoked.
+    expect(partnerEntitlement(w, await receivedEvents(w))?.status).toBe('ACTIVE');
+    await w.sandbox.advanceClock(DAY_SECONDS);
+    expect(partnerEntitlement(w, await receivedEvents(w))?.status).toBe('IN_GRACE');
+    await w.sandbox.advanceClock(9 * DAY_SECONDS);
+    const events = await receivedEvents(w);
+    expect(partnerEntitlement(w, events)?.status).toBe('REVOKED');
+    // The test number never pays: grace runs out on its own days, as without the detour.
+    expect(
+      events.slice(atResume).map((event) => [event.event, event.subscriptionStatus, event.occurredAt]),
+    ).toEqual([
+      ['entitlement.updated', 'IN_GRACE', '2030-01-10T00:00:00.000Z'],
+      ['subscription.failed', 'SUSPENDED', '2030-01-11T00:00:00.000Z'],
+      ['entitlement.revoked', 'SUSPENDED', '2030-01-11T00:00:00.000Z'],
+    ]);
+    const control = await apiGet(w.sandbox, `/sandbox/subscriptions/${subscriptionUid}`);
+    const { charges } = (control.body as { data: { charges: Array<{ at: string; attempt: number }> } }).data;
+    expect(charges.map((charge) => [charge.at, charge.attempt])).toEqual([
+      ['2030-01-08T00:00:00.000Z', 0],
+      ['2030-01-09T00:00:00.000Z', 1],
+      ['2030-01-10T00:00:00.000Z', 2],
+      ['2030-01-11T00:00:00.000Z', 3],
+    ]);
+  });
+
+  it('in grace without grace access, the cancellation ends at once: a resume at that instant finds nothing to withdraw', async () => {
+    const w = await start((config) => {
+      const premium = config.offers.find((offer) => offer.offerUid === 'offer_premium_monthly');
+      if (premium) premium.gracePolicy = { days: 3, accessDuringGrace: false };
+    });
+    const { subscriptionUid } = await subscribe(w, '+21690000101');
+    await w.sandbox.advanceClock(7 * DAY_SECONDS);
+    const canceled = await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
+    expect(dataOf(canceled, subscriptionSchema)).toMatchObject({
+      status: 'PRE_CANCELED',
+      cancelAt: '2030-01-08T00:00:00.000Z',
+    });
+    // The frozen clock has not run the end yet; the resume must not give back access that ended.
+    expectApiError(await resumeSubscription(w, subscriptionUid), 'SUB-105');
+    const read = await apiGet(w.sandbox, `/v1/subscriptions/${subscriptionUid}`, await w.token());
+    expect(dataOf(read, subscriptionSchema)).toMatchObject({ status: 'EXPIRED', cancelAt: null });
+    expect((await receivedEvents(w)).at(-1)).toMatchObject({ event: 'entitlement.revoked' });
   });
 
   it('cancel NOW from PRE_CANCELED or IN_GRACE ends it at once', async () => {
@@ -158,10 +199,8 @@ describe('cancellation choices', () => {
     await cancelSubscription(w, preCanceled.subscriptionUid, 'PERIOD_END');
     for (const { subscriptionUid } of [preCanceled, inGrace]) {
       const answer = await cancelSubscription(w, subscriptionUid, 'NOW');
-      expect(dataOf(answer, subscriptionSchema)).toMatchObject({
-        status: 'CANCELED',
-        cancelAt: '2030-01-08T00:01:00.000Z',
-      });
+      // Nothing is scheduled once it has ended, whatever was scheduled before.
+      expect(dataOf(answer, subscriptionSchema)).toMatchObject({ status: 'CANCELED', cancelAt: null });
     }
   });
 });

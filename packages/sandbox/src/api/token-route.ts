@@ -8,8 +8,8 @@ import type { TokenStore } from './token-store.js';
 
 /**
  * POST /oauth2/token: OAuth 2.0 client credentials, form-encoded. Answers plain JSON (no envelope).
- * Credentials that match no application of this environment (the other environment's included) get
- * 401 ATH-001, and so do a production application's before its go-live review passed.
+ * Credentials that match no live application of this environment get 401 ATH-001: the other
+ * environment's, and any for a production application before its go-live review issued them.
  */
 export function tokenRoute(deps: { catalog: Catalog; tokens: TokenStore; review: GoLiveReview }) {
   return (request: RouteRequest): Reply => {
@@ -27,15 +27,12 @@ export function tokenRoute(deps: { catalog: Catalog; tokens: TokenStore; review:
     if (grantType !== 'client_credentials') {
       throw new ApiError('VAL-002', 'grant_type must be client_credentials.');
     }
-    const application = deps.catalog.applicationByCredentials(field('client_id'), field('client_secret'));
-    if (!application) throw new ApiError('ATH-001', 'The client credentials are not recognised.');
-    if (!deps.review.isLive(application.clientId)) {
-      throw new ApiError(
-        'ATH-001',
-        `Application ${application.clientId} is not live until approved: its go-live review has not passed.`,
-      );
+    const clientId = field('client_id');
+    const clientSecret = field('client_secret');
+    if (!deps.catalog.application(clientId) || !deps.review.verify(clientId, clientSecret)) {
+      throw new ApiError('ATH-001', 'The client credentials are not recognised.');
     }
-    const { accessToken, expiresIn } = deps.tokens.issue(application.clientId);
+    const { accessToken, expiresIn } = deps.tokens.issue(clientId);
     return jsonReply(
       200,
       { access_token: accessToken, token_type: 'bearer', expires_in: expiresIn },

@@ -1,4 +1,5 @@
 import { type ConsentMethod, formatOfferPrice, formatPrice } from '@dcbkit/core';
+import { webOriginOf } from '@dcbkit/core/schemas';
 import type { OperatorConfig, SandboxOffer } from '../config/config-schema.js';
 import type { EnvironmentName } from '../config/environment-config.js';
 import type { ConsentSession } from '../consent/consent-session.js';
@@ -238,9 +239,11 @@ export function resultPage(payment: PaymentRecord, view: PageContext): PageOptio
     : '';
   const link = html`<a class="button" id="return" href="${returnUrl}"${embedded ? html` target="_top"` : ''}>${t.returnToMerchant}</a>`;
   const page: PageOptions = { locale, title, body: frame(payment, view, title, html`${reason}${link}`) };
-  if (embedded) {
+  // A deep link has no web origin to address the message to: the link alone brings the app back.
+  const parentOrigin = webOriginOf(returnUrl);
+  if (embedded && parentOrigin !== null) {
     const message = { type: 'dcb.checkout.result', paymentUid: payment.paymentUid, status: payment.status };
-    page.script = `window.parent.postMessage(${safeJson(message)}, ${safeJson(new URL(returnUrl).origin)});`;
+    page.script = `window.parent.postMessage(${safeJson(message)}, ${safeJson(parentOrigin)});`;
   }
   return page;
 }

@@ -6,6 +6,7 @@ import { type Reply, redirectReply } from '../http/reply.js';
 import type { RouteRequest, Router } from '../http/router.js';
 import type { Network } from '../operator/consent-methods.js';
 import type { PaymentService } from '../payments/payment-service.js';
+import { formTargetOf } from '../payments/return-url.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import type { CheckoutFlow, StepResult } from './checkout-flow.js';
 import {
@@ -49,7 +50,7 @@ export function addCheckoutRoutes(router: Router, deps: CheckoutDeps): void {
   const page = (payment: PaymentRecord, status: number, options: PageOptions): Reply =>
     htmlReply(status, options, {
       framable: payment.request.presentation === 'embedded',
-      formTargets: [new URL(payment.request.returnUrl).origin],
+      formTargets: [formTargetOf(payment.request.returnUrl)],
     });
 
   const numberStep = (

@@ -529,6 +529,32 @@ describe('checkout pages', () => {
     expect(returnParams({ ...done, leftTo: linkBack(done) }).status).toBe('SUCCEEDED');
   });
 
+  it("sends the subscriber back to an app's deep link, with the hints, and posts no message without a web origin", async () => {
+    await start();
+    const redirect = await newPayment('offer_day_pass', { returnUrl: 'myapp://billing/done?from=shop' });
+    const { browser, page } = await enterNumber(redirect, '+21690000000', 'MOBILE_DATA');
+    // The consent form's redirect ends at the deep link: CSP form-action allows its scheme.
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' myapp:");
+    const back = await browser.submit(page, '/consent/header-enrichment');
+    const url = new URL(back.leftTo ?? '');
+    expect(`${url.protocol}//${url.host}${url.pathname}`).toBe('myapp://billing/done');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      from: 'shop',
+      paymentUid: redirect.paymentUid,
+      status: 'SUCCEEDED',
+    });
+
+    const embedded = await newPayment('offer_day_pass', {
+      presentation: 'embedded',
+      returnUrl: 'myapp://done',
+    });
+    const framed = await enterNumber(embedded, '+21690000000', 'MOBILE_DATA');
+    const done = await framed.browser.submit(framed.page, '/consent/header-enrichment');
+    expect(linkBack(done)).toBe(`myapp://done?paymentUid=${embedded.paymentUid}&status=SUCCEEDED`);
+    expect(done.html).toContain('target="_top"');
+    expect(done.html).not.toContain('postMessage');
+  });
+
   it('answers 404 for an unknown payment', async () => {
     await start();
     const page = await new CheckoutBrowser(sandbox.checkoutBaseUrl).open(

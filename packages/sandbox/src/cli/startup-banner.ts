@@ -1,12 +1,30 @@
+import { productionOf } from '../config/environment-config.js';
 import type { Sandbox } from '../sandbox/start-sandbox.js';
 
-/** What the CLI prints once the sandbox listens: where each environment is and its credentials. */
+/**
+ * What the CLI prints once the sandbox listens: where each environment is and its credentials. A
+ * production client secret is never printed: the go-live review shows it once, when it issues it.
+ */
 export function startupBanner(sandbox: Sandbox, controlToken?: string): string {
   const lines = ['dcbkit sandbox is running (mock operator: no money moves)'];
   // With a control token, the dashboard link carries it once; the page then keeps it in a cookie.
   const entry = controlToken === undefined ? '' : `?control_token=${encodeURIComponent(controlToken)}`;
-  for (const env of [sandbox.environments.sandbox, sandbox.environments.production]) {
-    const webhookUrl = env.webhookUrl();
+  const { sandbox: test, production: live } = sandbox.environments;
+  const [first] = sandbox.config.applications;
+  const liveClientId = first ? productionOf(first, sandbox.config.subscriberUidKey).clientId : '';
+  const credentials = {
+    sandbox: [
+      `  Client ID          ${test.credentials.clientId}`,
+      `  Client secret      ${test.credentials.clientSecret}`,
+    ],
+    production: live.isLive()
+      ? [
+          `  Client ID          ${liveClientId}`,
+          '  Client secret      (shown once, when its go-live review passed)',
+        ]
+      : ['  Client ID, secret  (none yet: Approve on the dashboard issues them; the secret is shown once)'],
+  };
+  for (const env of [test, live]) {
     lines.push(
       '',
       env.name === 'sandbox'
@@ -15,10 +33,9 @@ export function startupBanner(sandbox: Sandbox, controlToken?: string): string {
       `  API base URL       ${env.apiBaseUrl}`,
       `  Checkout base URL  ${env.checkoutBaseUrl}`,
       `  Dashboard          ${env.apiBaseUrl}/sandbox${entry}`,
-      `  Client ID          ${env.credentials.clientId}`,
-      `  Client secret      ${env.credentials.clientSecret}`,
-      `  Webhook secret     ${env.credentials.webhookSecret}`,
-      `  Webhook URL        ${webhookUrl ?? '(none: events are recorded at /sandbox/webhooks, not posted)'}`,
+      ...credentials[env.name],
+      `  Webhook secret     ${env.webhookSecret()}`,
+      `  Webhook URL        ${env.webhookUrl() ?? '(none: events are recorded at /sandbox/webhooks, not posted)'}`,
     );
   }
   return lines.join('\n');

@@ -1,29 +1,20 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { ApplicationConfig, OperatorConfig, SandboxConfig, SandboxOffer } from './config-schema.js';
+import type { OperatorConfig, SandboxOffer } from './config-schema.js';
+import type { EnvironmentApplication, EnvironmentConfig } from './environment-config.js';
 
-/** Lookups over a validated config. */
+/** Lookups over one environment's validated config. Client secrets are the go-live review's to check. */
 export class Catalog {
-  private readonly applications: Map<string, ApplicationConfig>;
+  private readonly applications: Map<string, EnvironmentApplication>;
   private readonly offers: Map<string, SandboxOffer>;
   private readonly operators: Map<string, OperatorConfig>;
 
-  constructor(readonly config: SandboxConfig) {
+  constructor(readonly config: EnvironmentConfig) {
     this.applications = new Map(config.applications.map((app) => [app.clientId, app]));
     this.offers = new Map(config.offers.map((offer) => [offer.offerUid, offer]));
     this.operators = new Map(config.operators.map((operator) => [operator.code, operator]));
   }
 
-  application(clientId: string): ApplicationConfig | undefined {
+  application(clientId: string): EnvironmentApplication | undefined {
     return this.applications.get(clientId);
-  }
-
-  /** The application these client credentials belong to, compared in constant time. */
-  applicationByCredentials(clientId: string, clientSecret: string): ApplicationConfig | undefined {
-    const application = this.applications.get(clientId);
-    if (!application) return undefined;
-    const expected = Buffer.from(application.clientSecret, 'utf8');
-    const given = Buffer.from(clientSecret, 'utf8');
-    return expected.length === given.length && timingSafeEqual(expected, given) ? application : undefined;
   }
 
   offer(offerUid: string): SandboxOffer | undefined {

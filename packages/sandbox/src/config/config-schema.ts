@@ -23,20 +23,45 @@ const webhookConfigSchema = z.strictObject({
 });
 
 /**
- * The application's production environment: its own credentials, webhook URL and secret (the
- * spec: credentials never cross, each environment has its own webhook). Offers, capabilities and
- * consent policy are shared with the sandbox environment.
+ * The application's production environment: its own client ID, webhook URL and secret (the spec:
+ * credentials never cross, each environment has its own webhook). Offers, capabilities and consent
+ * policy are shared with the sandbox environment. Its client secret exists only once the go-live
+ * review passed: the review issues it and shows it once (the spec's "issued only after approval;
+ * the secret is displayed once").
  */
-export const productionEnvironmentSchema = z.strictObject({
-  clientId: z.string().regex(/^svc_live_[A-Za-z0-9_-]+$/, 'a production client ID starting with "svc_live_"'),
-  clientSecret: z.string().min(16),
-  webhook: webhookConfigSchema,
-  /**
-   * Production is "not live until approved": until the go-live review (here a control action,
-   * `POST /sandbox/applications/{clientId}/approve` on the production host) its credentials get no token.
-   */
-  approved: z.boolean().default(false),
-});
+export const productionEnvironmentSchema = z
+  .strictObject({
+    /** The client ID the go-live review issues (not a secret; fixed here so a deploy can name it ahead). */
+    clientId: z
+      .string()
+      .regex(/^svc_live_[A-Za-z0-9_-]+$/, 'a production client ID starting with "svc_live_"'),
+    /**
+     * Only with `approved: true`: the secret its review issued, as you stored it. Without approval
+     * there is none; approving (`POST /sandbox/applications/{clientId}/approve` on the production
+     * host, or the dashboard) issues one.
+     */
+    clientSecret: z.string().min(16).optional(),
+    webhook: webhookConfigSchema,
+    /** Production is "not live until approved": `true` starts it live, with `clientSecret`. */
+    approved: z.boolean().default(false),
+  })
+  .superRefine((production, ctx) => {
+    if (production.approved && production.clientSecret === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientSecret'],
+        message: 'an approved application needs the client secret its go-live review issued',
+      });
+    }
+    if (!production.approved && production.clientSecret !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['clientSecret'],
+        message:
+          'a production client secret is issued by the go-live review, never before: remove it, or set approved: true if the review passed',
+      });
+    }
+  });
 export type ProductionEnvironmentConfig = z.output<typeof productionEnvironmentSchema>;
 
 export const applicationConfigSchema = z.strictObject({

@@ -64,6 +64,41 @@ describe('parseSandboxConfig', () => {
     expect(() => parseSandboxConfig(config)).toThrow(SandboxConfigError);
   });
 
+  it('takes a production client secret only from an application whose go-live review passed', () => {
+    const production = (c: ReturnType<typeof defaultSandboxConfig>) => {
+      const block = c.applications[0]?.production;
+      if (!block) throw new Error('The default config lost its production block.');
+      return block;
+    };
+    expect(production(defaultSandboxConfig())).toEqual({
+      clientId: 'svc_live_demo',
+      webhook: { url: null, secret: 'whsec_production_demo_secret' },
+      approved: false,
+    });
+    const issuedBeforeApproval = withChange((c) => {
+      production(c).clientSecret = 'a-secret-before-its-review';
+    });
+    expect(catchError(() => parseSandboxConfig(issuedBeforeApproval)).issues).toEqual([
+      {
+        path: 'applications[0].production.clientSecret',
+        message: expect.stringContaining('issued by the go-live review, never before'),
+      },
+    ]);
+    const approvedWithout = withChange((c) => {
+      production(c).approved = true;
+    });
+    expect(catchError(() => parseSandboxConfig(approvedWithout)).issues).toEqual([
+      {
+        path: 'applications[0].production.clientSecret',
+        message: expect.stringContaining('needs the client secret its go-live review issued'),
+      },
+    ]);
+    const approved = withChange((c) => {
+      Object.assign(production(c), { approved: true, clientSecret: 'the-secret-its-review-issued' });
+    });
+    expect(production(parseSandboxConfig(approved)).clientSecret).toBe('the-secret-its-review-issued');
+  });
+
   it('refuses an offer sold on an unknown operator or to an unknown application', () => {
     const unknownOperator = withChange((c) => {
       c.offers[0]?.operators.push('NOPE');
@@ -149,6 +184,7 @@ describe('loadSandboxConfig', () => {
         clientId: 'svc_test_x',
         clientSecret: 'short',
         webhook: { secret: 'x'.repeat(16) },
+        approved: true,
       };
     }
     writeFileSync(path, JSON.stringify(config));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApplicationConfig } from '../config/config-schema.js';
+import type { EnvironmentApplication } from '../config/environment-config.js';
 import { redirectReply, successReply } from '../http/reply.js';
 import type { RouteHandler } from '../http/router.js';
 import { ApiError } from '../shared/api-error.js';
@@ -23,16 +23,32 @@ export function listApplications({ catalog, review, outbox, environment }: Contr
     );
 }
 
-/** POST /sandbox/applications/{clientId}/approve: passes the go-live review. */
+/**
+ * POST /sandbox/applications/{clientId}/approve: passes the go-live review, which issues the
+ * application's client secret. The answer carries it, the one time it is shown; a form post from
+ * the dashboard is sent back to the dashboard, which shows it once. SBX-409 for a live application.
+ */
 export function approveApplication(deps: ControlDeps): RouteHandler {
   return (request) => {
-    const { clientId } = knownApplication(deps, request.params.clientId);
-    deps.review.approve(clientId);
-    // A form on the dashboard posts here too; send a person back to it.
+    const { clientId, webhook } = knownApplication(deps, request.params.clientId);
+    if (deps.review.isLive(clientId)) {
+      throw new ApiError(
+        'SBX-409',
+        `${clientId} is already live: its client secret was shown once, when its review passed.`,
+      );
+    }
+    const clientSecret = deps.review.approve(clientId);
     if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+      deps.pendingSecrets.leave(clientId, clientSecret);
       return redirectReply('/sandbox');
     }
-    return successReply(200, { clientId, environment: deps.environment, live: true });
+    return successReply(200, {
+      clientId,
+      environment: deps.environment,
+      live: true,
+      clientSecret,
+      webhookSecret: webhook.secret,
+    });
   };
 }
 
@@ -53,7 +69,7 @@ export function setApplicationWebhookUrl(deps: ControlDeps): RouteHandler {
 function knownApplication(
   { catalog, environment }: ControlDeps,
   clientId: string | undefined,
-): ApplicationConfig {
+): EnvironmentApplication {
   const application = catalog.application(clientId ?? '');
   if (!application) throw new ApiError('SBX-404', `No application ${clientId ?? ''} in ${environment}.`);
   return application;

@@ -6,6 +6,7 @@ import type { SmsInbox } from '../operator/sms-inbox.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import type { PendingSecrets } from './pending-secrets.js';
 
 /** What the control endpoints of one environment read and act on. */
 export interface ControlDeps {
@@ -14,6 +15,8 @@ export interface ControlDeps {
   apiBaseUrl: string;
   catalog: Catalog;
   review: GoLiveReview;
+  /** Production secrets issued from the dashboard, waiting for its one view of them. */
+  pendingSecrets: PendingSecrets;
   payments: PaymentService;
   subscriptions: SubscriptionEngine;
   outbox: WebhookOutbox;

@@ -3,10 +3,11 @@ import { html, type SafeHtml } from '../checkout/html.js';
 import type { PageOptions } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
 import type { TestNumberOutcome } from '../config/config-schema.js';
-import type { EnvironmentName } from '../config/environment-config.js';
+import type { EnvironmentApplication, EnvironmentName } from '../config/environment-config.js';
 import type { GoLiveReview } from '../go-live/go-live-review.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
 import type { PaymentRecord } from '../records/payment-record.js';
+import type { PendingSecrets } from './pending-secrets.js';
 
 const OUTCOME_TEXT: Record<TestNumberOutcome, string> = {
   SUCCESS: 'succeeds',
@@ -28,13 +29,33 @@ function card(title: string, content: SafeHtml): SafeHtml {
 export interface DashboardView {
   catalog: Catalog;
   review: GoLiveReview;
+  pendingSecrets: PendingSecrets;
   environment: EnvironmentName;
   apiBaseUrl: string;
 }
 
+/**
+ * The client ID and secret as the dashboard may show them: the sandbox environment's always (from
+ * the config); a production application's none before approval, its secret once after it (the
+ * view that follows the dashboard's Approve), and never again.
+ */
+function clientCredentials(app: EnvironmentApplication, live: boolean, pending: PendingSecrets): SafeHtml {
+  if (app.clientSecret !== null) {
+    return html`client ID <code>${app.clientId}</code><br>client secret <code>${app.clientSecret}</code>`;
+  }
+  if (!live) {
+    return html`client ID and secret: none yet; approving issues them, and shows the secret once`;
+  }
+  const issued = pending.take(app.clientId);
+  return issued === undefined
+    ? html`client ID <code>${app.clientId}</code><br>client secret: shown once, when the go-live review passed`
+    : html`client ID <code>${app.clientId}</code><br>client secret <code>${issued}</code>
+<br><strong role="alert">Shown once: copy it now. The sandbox keeps only a hash of it and will not show it again.</strong>`;
+}
+
 /** GET /sandbox: what is configured, and a button per offer to pay for it in this browser. */
 export function dashboardPage(view: DashboardView): PageOptions {
-  const { catalog, review, environment, apiBaseUrl } = view;
+  const { catalog, review, pendingSecrets, environment, apiBaseUrl } = view;
   const { config } = catalog;
   const sellable = (offer: (typeof config.offers)[number]) =>
     offer.active && offer.applications.some((clientId) => review.isLive(clientId));
@@ -58,7 +79,7 @@ ${
       ? html`<br>status: live`
       : html`<br>status: <strong>not live until approved</strong>
 <form method="post" action="/sandbox/applications/${encodeURIComponent(app.clientId)}/approve"><button type="submit" class="secondary">Approve (pass the go-live review)</button></form>`;
-    return html`<p><strong>${app.name}</strong><br>client ID <code>${app.clientId}</code><br>client secret <code>${app.clientSecret}</code><br>
+    return html`<p><strong>${app.name}</strong><br>${clientCredentials(app, live, pendingSecrets)}<br>
 webhook secret <code>${app.webhook.secret}</code><br>capabilities: ${app.capabilities.join(', ') || 'none'}${approval}</p>`;
   });
   const numbers = Object.entries(config.testNumbers).map(

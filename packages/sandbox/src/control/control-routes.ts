@@ -7,6 +7,7 @@ import type { ControlDeps } from './control-deps.js';
 import { redirectToDashboard, showConfig, showDashboard } from './dashboard-handlers.js';
 import { serveFavicon } from './favicon-handler.js';
 import { listPayments, readPayment, showReturnPage, startDashboardCheckout } from './payment-handlers.js';
+import { PendingSecrets } from './pending-secrets.js';
 import { listSms, showInbox } from './sms-handlers.js';
 import { listSubscriptions, readSubscription, setRenewalOutcome } from './subscription-handlers.js';
 import { listWebhooks, readWebhook, replayWebhook } from './webhook-handlers.js';
@@ -17,7 +18,8 @@ import { listWebhooks, readWebhook, replayWebhook } from './webhook-handlers.js'
  * go-live review, the clock, delivery chaos and forced renewal outcomes. One handler per endpoint;
  * a refusal becomes the error envelope (SBX-400, SBX-404).
  */
-export function addControlRoutes(router: Router, deps: ControlDeps): void {
+export function addControlRoutes(router: Router, options: Omit<ControlDeps, 'pendingSecrets'>): void {
+  const deps: ControlDeps = { ...options, pendingSecrets: new PendingSecrets() };
   const control = (handler: (deps: ControlDeps) => RouteHandler) => withErrorEnvelope(handler(deps));
   router
     .add('GET', '/', redirectToDashboard)

@@ -2,9 +2,11 @@ import { createClient } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../sandbox/start-sandbox.js';
+import { SandboxError } from '../shared/sandbox-error.js';
 import {
   apiGet,
   apiPost,
+  controlRequest,
   createPayment,
   dataOf,
   expectApiError,
@@ -35,8 +37,13 @@ function tokenAnswer(baseUrl: string, clientId: string, clientSecret: string) {
   });
 }
 
+/** What a control endpoint or page answers, as text (JSON or HTML). */
+async function controlText(baseUrl: string, path: string): Promise<string> {
+  return (await fetch(`${baseUrl}${path}`)).text();
+}
+
 describe('two environments, two deployments', () => {
-  it('each has its own API base, checkout host, client ID prefix and credentials', async () => {
+  it('each has its own API base, checkout host, client ID prefix, webhook secret and credentials', async () => {
     sandbox = await startTestSandbox();
     const { sandbox: test, production: live } = sandbox.environments;
     expect(test.apiBaseUrl).toBe(sandbox.apiBaseUrl);
@@ -45,48 +52,111 @@ describe('two environments, two deployments', () => {
     expect(live.checkoutBaseUrl).not.toBe(test.checkoutBaseUrl);
     expect([test.clientIdPrefix, live.clientIdPrefix]).toEqual(['svc_test_', 'svc_live_']);
     expect(test.credentials.clientId).toMatch(/^svc_test_/);
-    expect(live.credentials).toEqual({
-      clientId: 'svc_live_demo',
-      clientSecret: 'production-demo-client-secret',
-      webhookSecret: 'whsec_production_demo_secret',
-    });
+    expect([test.webhookSecret(), live.webhookSecret()]).toEqual([
+      'whsec_sandbox_demo_secret',
+      'whsec_production_demo_secret',
+    ]);
+    // Production credentials exist only once approved: the environment holds none to show.
+    expect('credentials' in live).toBe(false);
   });
 
-  it('production is not live until approved; the control action passes the go-live review', async () => {
+  it('production has no credentials until its review passes; approval issues them and shows the secret once', async () => {
     sandbox = await startTestSandbox();
     const live = sandbox.environments.production;
     expect(live.isLive()).toBe(false);
     expect(sandbox.environments.sandbox.isLive()).toBe(true);
-    const refused = await tokenAnswer(
-      live.apiBaseUrl,
-      live.credentials.clientId,
-      live.credentials.clientSecret,
-    );
-    expect(refused.status).toBe(401);
-    expect(await refused.json()).toMatchObject({
-      success: false,
-      error: { code: 'ATH-001', message: expect.stringContaining('not live until approved') },
-    });
-    const approved = await apiPost(live, `/sandbox/applications/${live.credentials.clientId}/approve`);
+    // Nothing to use before approval: whatever secret is tried, the client ID has none.
+    for (const guess of ['production-demo-client-secret', sandbox.credentials.clientSecret]) {
+      const refused = await tokenAnswer(live.apiBaseUrl, 'svc_live_demo', guess);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ success: false, error: { code: 'ATH-001' } });
+    }
+    const before = await apiGet(live, '/sandbox/applications');
+    expect(before.body).toMatchObject({ data: [{ clientId: 'svc_live_demo', live: false }] });
+
+    const approved = await controlRequest(live, 'POST', '/sandbox/applications/svc_live_demo/approve', {});
     expect(approved.body).toEqual({
       success: true,
-      data: { clientId: 'svc_live_demo', environment: 'production', live: true },
+      data: {
+        clientId: 'svc_live_demo',
+        environment: 'production',
+        live: true,
+        clientSecret: expect.stringMatching(/^live_[A-Za-z0-9_-]{32}$/),
+        webhookSecret: 'whsec_production_demo_secret',
+      },
     });
+    const { clientSecret } = (approved.body as { data: { clientSecret: string } }).data;
     expect(live.isLive()).toBe(true);
-    const issued = await tokenAnswer(
-      live.apiBaseUrl,
-      live.credentials.clientId,
-      live.credentials.clientSecret,
-    );
+    const issued = await tokenAnswer(live.apiBaseUrl, 'svc_live_demo', clientSecret);
     expect(issued.status).toBe(200);
     expect(((await issued.json()) as { access_token: string }).access_token).toMatch(/^live_at_/);
+
+    // Displayed once: no control endpoint or page shows it again, and approving again is refused.
+    for (const path of ['/sandbox/applications', '/sandbox/config', '/sandbox']) {
+      expect(await controlText(live.apiBaseUrl, path)).not.toContain(clientSecret);
+    }
+    expectApiError(
+      await controlRequest(live, 'POST', '/sandbox/applications/svc_live_demo/approve', {}),
+      'SBX-409',
+    );
+    expect(() => live.approve()).toThrow(
+      expect.objectContaining({ name: 'SandboxError', code: 'already_approved' }),
+    );
     expectApiError(await apiPost(live, '/sandbox/applications/svc_live_nobody/approve'), 'SBX-404');
+  });
+
+  it('approve() answers the production credentials, the secret in that answer only', async () => {
+    sandbox = await startTestSandbox();
+    const live = sandbox.environments.production;
+    const credentials = live.approve();
+    expect(credentials).toEqual({
+      clientId: 'svc_live_demo',
+      clientSecret: expect.stringMatching(/^live_/),
+      webhookSecret: 'whsec_production_demo_secret',
+    });
+    expect((await tokenAnswer(live.apiBaseUrl, credentials.clientId, credentials.clientSecret)).status).toBe(
+      200,
+    );
+    const error = (() => {
+      try {
+        live.approve();
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(SandboxError);
+    expect(error).toMatchObject({ code: 'already_approved' });
+    expect(() => live.approve('svc_live_nobody')).toThrow(
+      expect.objectContaining({ code: 'unknown_application' }),
+    );
+  });
+
+  it('a config may start production live, with the secret its review issued; none before approval', async () => {
+    sandbox = await startTestSandbox({
+      configure: (config) => {
+        const [demo] = config.applications;
+        if (demo?.production) {
+          demo.production.approved = true;
+          demo.production.clientSecret = 'the-secret-its-review-issued';
+        }
+      },
+    });
+    const live = sandbox.environments.production;
+    expect(live.isLive()).toBe(true);
+    expect((await tokenAnswer(live.apiBaseUrl, 'svc_live_demo', 'the-secret-its-review-issued')).status).toBe(
+      200,
+    );
+    for (const host of [live.apiBaseUrl, sandbox.apiBaseUrl]) {
+      for (const path of ['/sandbox/config', '/sandbox']) {
+        expect(await controlText(host, path)).not.toContain('the-secret-its-review-issued');
+      }
+    }
   });
 
   it('credentials and tokens never cross environments', async () => {
     sandbox = await startTestSandbox();
-    const { sandbox: test, production: live } = sandbox.environments;
-    live.approve();
+    const { sandbox: test, production } = sandbox.environments;
+    const live = { apiBaseUrl: production.apiBaseUrl, credentials: production.approve() };
     // Each environment's credentials get no token from the other one.
     const testAtLive = await tokenAnswer(
       live.apiBaseUrl,
@@ -110,7 +180,7 @@ describe('two environments, two deployments', () => {
       await createPayment(live, liveToken, paymentBody('offer_day_pass')),
       paymentSchema,
     );
-    expect(created.checkoutUrl).toBe(`${live.checkoutBaseUrl}/c/${created.paymentUid}`);
+    expect(created.checkoutUrl).toBe(`${production.checkoutBaseUrl}/c/${created.paymentUid}`);
     expectApiError(await apiGet(test, `/v1/payments/${created.paymentUid}`, testToken), 'PAY-107');
     const checkoutOnTestHost = await fetch(`${test.checkoutBaseUrl}/c/${created.paymentUid}`);
     expect(checkoutOnTestHost.status).toBe(404);
@@ -124,8 +194,8 @@ describe('two environments, two deployments', () => {
       webhookUrl: testReceiver.url,
       production: { webhookUrl: liveReceiver.url },
     });
-    const { sandbox: test, production: live } = sandbox.environments;
-    live.approve();
+    const { sandbox: test, production } = sandbox.environments;
+    const live = { ...production, credentials: production.approve() };
     for (const env of [test, live]) {
       const token = await getToken(env);
       const payment = dataOf(await createPayment(env, token, paymentBody('offer_day_pass')), paymentSchema);
@@ -136,37 +206,40 @@ describe('two environments, two deployments', () => {
       await createCheckoutDriver(env).pay(payment.checkoutUrl);
     }
     await sandbox.deliverDue();
-    expect(testReceiver.verifiedEvents(test.credentials.webhookSecret).map((event) => event.event)).toEqual([
+    expect(testReceiver.verifiedEvents(test.webhookSecret()).map((event) => event.event)).toEqual([
       'payment.succeeded',
     ]);
-    expect(liveReceiver.verifiedEvents(live.credentials.webhookSecret).map((event) => event.event)).toEqual([
+    expect(liveReceiver.verifiedEvents(production.webhookSecret()).map((event) => event.event)).toEqual([
       'payment.succeeded',
     ]);
-    expect(() => liveReceiver.verifiedEvents(test.credentials.webhookSecret)).toThrow();
-    expect(live.webhooks()).toHaveLength(1);
+    expect(() => liveReceiver.verifiedEvents(test.webhookSecret())).toThrow();
+    expect(production.webhooks()).toHaveLength(1);
     expect(sandbox.webhooks()).toHaveLength(1);
   });
 });
 
 describe("core's client and its environment guard, end to end", () => {
-  it('a production client works once approved; crossed credentials are refused before or at the token', async () => {
+  it('a production client works once approval issued its credentials; crossed credentials are refused before or at the token', async () => {
     sandbox = await startTestSandbox();
     const { sandbox: test, production: live } = sandbox.environments;
-    const production = createClient({
-      environment: 'production',
-      baseUrl: live.apiBaseUrl,
-      ...live.credentials,
-    });
     const params = {
       mode: 'HOSTED',
       offerUid: 'offer_day_pass',
       returnUrl: 'https://partner.example/r',
     } as const;
-    await expect(production.payments.create(params)).rejects.toMatchObject({
+    // Before approval a partner holds no secret; a guessed one gets no token.
+    const guessed = createClient({
+      environment: 'production',
+      baseUrl: live.apiBaseUrl,
+      clientId: 'svc_live_demo',
+      clientSecret: 'production-demo-client-secret',
+    });
+    await expect(guessed.payments.create(params)).rejects.toMatchObject({
       code: 'token_refused',
       httpStatus: 401,
     });
-    live.approve();
+    const credentials = live.approve();
+    const production = createClient({ environment: 'production', baseUrl: live.apiBaseUrl, ...credentials });
     const payment = await production.payments.create(params);
     expect(payment.checkoutUrl.startsWith(`${live.checkoutBaseUrl}/c/`)).toBe(true);
     await createCheckoutDriver(live).pay(payment.checkoutUrl, { method: 'PIN' });
@@ -178,9 +251,9 @@ describe("core's client and its environment guard, end to end", () => {
     expect(() =>
       createClient({ environment: 'production', baseUrl: live.apiBaseUrl, ...test.credentials }),
     ).toThrow(/svc_test_/);
-    expect(() =>
-      createClient({ environment: 'sandbox', baseUrl: test.apiBaseUrl, ...live.credentials }),
-    ).toThrow(/svc_live_/);
+    expect(() => createClient({ environment: 'sandbox', baseUrl: test.apiBaseUrl, ...credentials })).toThrow(
+      /svc_live_/,
+    );
     // Right environment, wrong deployment: the production host does not know sandbox credentials.
     const misdirected = createClient({
       environment: 'sandbox',
@@ -194,18 +267,28 @@ describe("core's client and its environment guard, end to end", () => {
 });
 
 describe('the production dashboard', () => {
-  it('shows the go-live state, approves from a form, and only then sells in this browser', async () => {
+  it('shows no credentials before approval, the issued secret once after Approve, then only that it was shown', async () => {
     sandbox = await startTestSandbox();
     const live = sandbox.environments.production;
     const browser = new CheckoutBrowser(live.apiBaseUrl);
     const before = await browser.open(`${live.apiBaseUrl}/sandbox`);
     expect(before.html).toContain('Production (emulated): no money moves');
     expect(before.html).toContain('not live until approved');
+    expect(before.html).toContain('client ID and secret: none yet');
+    expect(before.html).not.toContain('client secret <code>');
     expect(before.forms.some((form) => form.action === '/sandbox/checkout')).toBe(false);
+
     const after = await browser.submit(before, '/sandbox/applications/svc_live_demo/approve');
     expect(after.url).toBe(`${live.apiBaseUrl}/sandbox`);
     expect(after.html).toContain('status: live');
+    expect(after.html).toContain('Shown once: copy it now.');
+    const shown = /client secret <code>(live_[A-Za-z0-9_-]+)<\/code>/.exec(after.html)?.[1] ?? '';
+    expect((await tokenAnswer(live.apiBaseUrl, 'svc_live_demo', shown)).status).toBe(200);
     expect(after.forms.filter((form) => form.action === '/sandbox/checkout').length).toBeGreaterThan(0);
     expect(live.isLive()).toBe(true);
+
+    const again = await browser.open(`${live.apiBaseUrl}/sandbox`);
+    expect(again.html).not.toContain(shown);
+    expect(again.html).toContain('client secret: shown once, when the go-live review passed');
   });
 });

@@ -16,10 +16,9 @@ import { CheckoutFlow } from '../checkout/checkout-flow.js';
 import { addCheckoutRoutes } from '../checkout/checkout-routes.js';
 import type { SandboxClock } from '../clock/clock.js';
 import { Catalog } from '../config/catalog.js';
-import type { SandboxConfig } from '../config/config-schema.js';
-import type { EnvironmentName } from '../config/environment-config.js';
+import type { EnvironmentConfig, EnvironmentName } from '../config/environment-config.js';
 import { addControlRoutes } from '../control/control-routes.js';
-import { GoLiveReview } from '../go-live/go-live-review.js';
+import { type ClientSecret, GoLiveReview } from '../go-live/go-live-review.js';
 import { withErrorEnvelope } from '../http/error-envelope.js';
 import { listen, urlHost } from '../http/listen.js';
 import { createRequestListener } from '../http/request-listener.js';
@@ -32,9 +31,9 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 export interface StartEnvironmentOptions {
   name: EnvironmentName;
   /** This environment's config (see configForEnvironment). */
-  config: SandboxConfig;
-  /** Client IDs that passed the go-live review. */
-  approved: Iterable<string>;
+  config: EnvironmentConfig;
+  /** The applications live at start, with their secrets (see initiallyLive). */
+  live: Iterable<ClientSecret>;
   /** Shared by both environments: one sandbox time. */
   clock: SandboxClock;
   /** Shared by both environments: the mock operator carries every SMS. */
@@ -74,7 +73,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   const origin = `http://${urlHost(options.host)}:${port}`;
 
   const catalog = new Catalog(options.config);
-  const review = new GoLiveReview(options.approved);
+  const review = new GoLiveReview(options.live);
   const outbox = new WebhookOutbox({
     clock,
     catalog,

@@ -23,7 +23,10 @@ export type AcceptedLine = Extract<NumberLookup, { ok: true }>;
  * Classifies a number: its operator (by numbering prefix and length) and the outcome its test
  * number entry chooses. Any other well-formed number of a configured operator succeeds.
  */
-export function lookUpNumber(config: SandboxConfig, rawMsisdn: string): NumberLookup {
+export function lookUpNumber(
+  config: Pick<SandboxConfig, 'operators' | 'testNumbers'>,
+  rawMsisdn: string,
+): NumberLookup {
   const msisdn = rawMsisdn.replace(/[\s.()-]/g, '');
   if (!e164Schema.safeParse(msisdn).success) {
     return { ok: false, code: 'SBR-102', message: 'The mobile number is not a valid E.164 number.' };

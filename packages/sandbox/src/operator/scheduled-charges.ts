@@ -9,7 +9,7 @@ export type ChargeOutcome = 'SUCCESS' | 'INSUFFICIENT_BALANCE' | 'DECLINED';
  * trial or period, and n for the n-th retry in grace.
  */
 export function scheduledChargeOutcome(
-  config: SandboxConfig,
+  config: Pick<SandboxConfig, 'testNumbers'>,
   msisdn: string | undefined,
   attempt: number,
 ): ChargeOutcome {

@@ -1,7 +1,8 @@
 import type { CreatePaymentRequest, WebhookEvent } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
-import type { ApplicationConfig, SandboxOffer } from '../config/config-schema.js';
+import type { SandboxOffer } from '../config/config-schema.js';
+import type { EnvironmentApplication } from '../config/environment-config.js';
 import {
   type AcceptedLine,
   type ChargeBehaviour,
@@ -56,7 +57,7 @@ export class PaymentService {
    * Throws PaymentRefusal CAT-102/104/103, SBR-104 (operator hint), SBR-102/104, RSK-101, SUB-108, CAT-109
    * (prefilled number).
    */
-  create(application: ApplicationConfig, request: CreatePaymentRequest): PaymentRecord {
+  create(application: EnvironmentApplication, request: CreatePaymentRequest): PaymentRecord {
     const { catalog, clock } = this.options;
     const offer = catalog.offer(request.offerUid);
     if (!offer) throw new PaymentRefusal('CAT-102', `Offer ${request.offerUid} not found.`);

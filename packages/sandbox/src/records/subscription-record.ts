@@ -38,11 +38,16 @@ export interface SubscriptionRecord {
   currentPeriodEnd: Date;
   /** When the free trial ends (or ended); null without a trial. */
   trialEndsAt: Date | null;
-  /** While PRE_CANCELED: when it ends. Once ended by a cancellation: when it ended. */
+  /**
+   * While PRE_CANCELED: when it ends. Null otherwise, an ended subscription's included: the spec's
+   * "null when no cancellation is scheduled" (`endedAt` says when access ended).
+   */
   cancelAt: Date | null;
-  /** While PRE_CANCELED: the status a resume returns to. */
-  resumeTo: 'TRIALING' | 'ACTIVE' | 'IN_GRACE' | null;
-  /** While IN_GRACE: when grace began and how many retries have failed since. */
+  /**
+   * While a renewal is unpaid: when grace began and how many retries have failed since. Set while
+   * IN_GRACE, and kept through a PERIOD_END cancellation in grace and its withdrawal (which shows
+   * ACTIVE while the retries go on).
+   */
   grace: { startedAt: Date; failedRetries: number } | null;
   /** Periods paid for so far; 0 for a trial that has not converted. */
   paidPeriods: number;
@@ -51,9 +56,25 @@ export interface SubscriptionRecord {
   endedAt: Date | null;
 }
 
-/** True while the free trial runs: TRIALING, or PRE_CANCELED before the trial converted. */
+/** The statuses in which access has ended: final, and refused by cancel (SUB-104) and resume (SUB-105). */
+export type EndedStatus = Extract<SubscriptionStatus, 'SUSPENDED' | 'CANCELED' | 'EXPIRED'>;
+
+export function hasEnded(status: SubscriptionStatus): status is EndedStatus {
+  return status === 'SUSPENDED' || status === 'CANCELED' || status === 'EXPIRED';
+}
+
+/**
+ * True while the free trial runs: no period paid yet, no charge failed, not ended. The status may
+ * be TRIALING, PRE_CANCELED (cancelled at the trial's end) or ACTIVE (that cancellation withdrawn:
+ * the spec's resume gives ACTIVE, and the trial still ends, with its first charge, at trialEndsAt).
+ */
 export function isTrialRunning(record: SubscriptionRecord): boolean {
-  return record.status === 'TRIALING' || (record.status === 'PRE_CANCELED' && record.resumeTo === 'TRIALING');
+  return (
+    record.trialEndsAt !== null &&
+    record.paidPeriods === 0 &&
+    record.grace === null &&
+    !hasEnded(record.status)
+  );
 }
 
 /** The Subscription resource of the spec; `trialEndsAt` only while the trial runs. */

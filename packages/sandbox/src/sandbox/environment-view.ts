@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { CLIENT_ID_PREFIX, type EnvironmentName } from '../config/environment-config.js';
+import {
+  CLIENT_ID_PREFIX,
+  type EnvironmentApplication,
+  type EnvironmentName,
+} from '../config/environment-config.js';
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
 import type { RunningEnvironment } from '../environment/start-environment.js';
 import { SandboxError } from '../shared/sandbox-error.js';
@@ -15,7 +19,7 @@ export interface EnvironmentCredentials {
   webhookSecret: string;
 }
 
-/** One of the service's two environments, as the sandbox emulates it. */
+/** One of the service's two environments, as the sandbox emulates it: what both have. */
 export interface SandboxEnvironment {
   readonly name: EnvironmentName;
   /** `${apiBaseUrl}/oauth2/token`, `${apiBaseUrl}/v1/payments`...; also serves this environment's /sandbox/ controls. */
@@ -24,18 +28,16 @@ export interface SandboxEnvironment {
   readonly checkoutBaseUrl: string;
   /** `svc_test_` or `svc_live_`: every client ID of this environment starts with it. */
   readonly clientIdPrefix: string;
-  /** The first application's credentials in this environment. */
-  readonly credentials: EnvironmentCredentials;
-  /** Whether an application (default: the first) may get tokens: always in sandbox, after approval in production. */
+  /** Whether an application (default: the first) holds credentials: always in sandbox, after approval in production. */
   isLive(clientId?: string): boolean;
-  /**
-   * Passes an application's go-live review (default: the first application), as
-   * `POST /sandbox/applications/{clientId}/approve` does. Throws SandboxError `unknown_application`
-   * for a client ID this environment does not know.
-   */
-  approve(clientId?: string): void;
   /** This environment's events with their delivery attempts, oldest first. */
   webhooks(): readonly WebhookDelivery[];
+  /**
+   * The secret an application's events of this environment are signed with (default: the first
+   * application's). Set in the console, not a client credential: production has one before
+   * approval. Throws SandboxError `unknown_application`.
+   */
+  webhookSecret(clientId?: string): string;
   /** Where an application's events of this environment go (default: the first application's), or null. */
   webhookUrl(clientId?: string): string | null;
   /**
@@ -45,37 +47,97 @@ export interface SandboxEnvironment {
   setWebhookUrl(url: string | null, clientId?: string): void;
 }
 
-/** The public face of one running environment. */
-export function environmentView(env: RunningEnvironment): SandboxEnvironment {
-  const [first] = env.catalog.config.applications;
-  if (!first) throw new SandboxConfigError('config_invalid', 'The config needs at least one application.');
-  const known = (clientId: string) => {
-    if (!env.catalog.application(clientId)) {
-      throw new SandboxError(
-        'unknown_application',
-        `No application ${clientId} in the ${env.name} environment.`,
-      );
-    }
-    return clientId;
-  };
+/** The sandbox environment: every application is live from the start, with the config's credentials. */
+export interface SandboxTestEnvironment extends SandboxEnvironment {
+  readonly name: 'sandbox';
+  /** The first application's credentials in this environment. */
+  readonly credentials: EnvironmentCredentials;
+}
+
+/**
+ * The emulated production environment: "not live until approved". An application has no client
+ * secret until its go-live review passes; approving issues it and shows it once, in the answer.
+ */
+export interface SandboxProductionEnvironment extends SandboxEnvironment {
+  readonly name: 'production';
+  /**
+   * Passes an application's go-live review (default: the first application), as
+   * `POST /sandbox/applications/{clientId}/approve` does, and returns its production credentials:
+   * the only time the client secret is shown (the sandbox keeps a hash of it). Throws SandboxError
+   * `unknown_application` for a client ID this environment does not know, `already_approved` for a
+   * live one.
+   *
+   * @example
+   * const credentials = sandbox.environments.production.approve();
+   * const client = createClient({ environment: 'production', baseUrl: sandbox.environments.production.apiBaseUrl, ...credentials });
+   */
+  approve(clientId?: string): EnvironmentCredentials;
+}
+
+/** What the public views of both environments share. */
+function commonView(env: RunningEnvironment, first: EnvironmentApplication) {
+  const known = (clientId: string) => knownApplication(env, clientId).clientId;
   return {
-    name: env.name,
     apiBaseUrl: env.origin,
     checkoutBaseUrl: env.origin,
     clientIdPrefix: CLIENT_ID_PREFIX[env.name],
-    credentials: {
-      clientId: first.clientId,
-      clientSecret: first.clientSecret,
-      webhookSecret: first.webhook.secret,
-    },
     isLive: (clientId = first.clientId) => env.review.isLive(clientId),
-    approve: (clientId = first.clientId) => env.review.approve(known(clientId)),
     webhooks: () => env.outbox.list(),
+    webhookSecret: (clientId = first.clientId) => knownApplication(env, clientId).webhook.secret,
     webhookUrl: (clientId = first.clientId) => env.outbox.webhookUrl(known(clientId)),
-    setWebhookUrl: (url, clientId = first.clientId) => {
+    setWebhookUrl: (url: string | null, clientId = first.clientId) => {
       if (url !== null && !webhookUrlSchema.safeParse(url).success)
         throw new SandboxError('invalid_webhook_url', `Invalid webhook URL ${url}.`);
       env.outbox.setWebhookUrl(known(clientId), url);
     },
   };
+}
+
+/** The public face of the running sandbox environment. */
+export function sandboxEnvironmentView(env: RunningEnvironment): SandboxTestEnvironment {
+  const first = firstApplication(env);
+  if (first.clientSecret === null) throw new TypeError('A sandbox application always has its secret.');
+  return {
+    ...commonView(env, first),
+    name: 'sandbox',
+    credentials: {
+      clientId: first.clientId,
+      clientSecret: first.clientSecret,
+      webhookSecret: first.webhook.secret,
+    },
+  };
+}
+
+/** The public face of the running production environment. */
+export function productionEnvironmentView(env: RunningEnvironment): SandboxProductionEnvironment {
+  const first = firstApplication(env);
+  return {
+    ...commonView(env, first),
+    name: 'production',
+    approve: (clientId = first.clientId) => {
+      const application = knownApplication(env, clientId);
+      return {
+        clientId,
+        clientSecret: env.review.approve(clientId),
+        webhookSecret: application.webhook.secret,
+      };
+    },
+  };
+}
+
+function firstApplication(env: RunningEnvironment): EnvironmentApplication {
+  const [first] = env.catalog.config.applications;
+  if (!first) throw new SandboxConfigError('config_invalid', 'The config needs at least one application.');
+  return first;
+}
+
+function knownApplication(env: RunningEnvironment, clientId: string): EnvironmentApplication {
+  const application = env.catalog.application(clientId);
+  if (!application) {
+    throw new SandboxError(
+      'unknown_application',
+      `No application ${clientId} in the ${env.name} environment.`,
+    );
+  }
+  return application;
 }

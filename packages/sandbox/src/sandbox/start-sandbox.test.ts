@@ -57,6 +57,11 @@ describe('a running sandbox’s methods throw SandboxError with a code', () => {
   it.each([
     ['approve', 'unknown_application', (s: Sandbox) => s.environments.production.approve('svc_live_nobody')],
     [
+      'approve (live already)',
+      'already_approved',
+      (s: Sandbox) => [s.environments.production.approve(), s.environments.production.approve()],
+    ],
+    [
       'webhookUrl',
       'unknown_application',
       (s: Sandbox) => s.environments.sandbox.webhookUrl('svc_test_nobody'),

@@ -9,8 +9,8 @@ import type { SandboxConfig, SandboxConfigInput } from '../config/config-schema.
 import {
   CLIENT_ID_PREFIX,
   configForEnvironment,
-  type EnvironmentName,
-  initiallyApproved,
+  type EnvironmentConfig,
+  initiallyLive,
 } from '../config/environment-config.js';
 import { resolveSandboxConfig } from '../config/load-config.js';
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
@@ -22,8 +22,10 @@ import type { RenewalOutcome } from '../subscriptions/renewal-outcome.js';
 import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
 import {
   type EnvironmentCredentials,
-  environmentView,
-  type SandboxEnvironment,
+  productionEnvironmentView,
+  type SandboxProductionEnvironment,
+  type SandboxTestEnvironment,
+  sandboxEnvironmentView,
   webhookUrlSchema,
 } from './environment-view.js';
 
@@ -78,8 +80,12 @@ export interface Sandbox {
   checkoutBaseUrl: string;
   /** The first application's sandbox credentials (the demo application by default). */
   credentials: EnvironmentCredentials;
-  /** The sandbox environment and the emulated production environment, each on its own base URL. */
-  environments: Readonly<Record<EnvironmentName, SandboxEnvironment>>;
+  /**
+   * The sandbox environment and the emulated production environment, each on its own base URL.
+   * Production credentials come from `environments.production.approve()`, once.
+   */
+  environments: Readonly<{ sandbox: SandboxTestEnvironment; production: SandboxProductionEnvironment }>;
+  /** The config in use, as given (with `webhookUrl` applied to the sandbox environment's applications). */
   config: SandboxConfig;
   /** The clock everything runs on: `clock.now()`, `clock.advance(seconds)`, `clock.pending()`. */
   clock: SandboxClock;
@@ -119,7 +125,10 @@ export interface Sandbox {
 }
 
 /** Sets every application's webhook URL of one environment. Throws SandboxConfigError for a bad URL. */
-function withWebhookUrl(config: SandboxConfig, url: string | undefined): SandboxConfig {
+function withWebhookUrl<Config extends SandboxConfig | EnvironmentConfig>(
+  config: Config,
+  url: string | undefined,
+): Config {
   if (url === undefined) return config;
   if (!webhookUrlSchema.safeParse(url).success) {
     throw new SandboxConfigError('invalid_webhook_url', `Invalid webhook URL ${url}.`);
@@ -174,7 +183,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     holdPaymentCreation: options.holdPaymentCreation,
     controlToken: options.controlToken,
   };
-  const sandboxConfig = withWebhookUrl(configForEnvironment(config, 'sandbox'), options.webhookUrl);
+  const sandboxConfig = withWebhookUrl(config, options.webhookUrl);
   const productionConfig = withWebhookUrl(
     configForEnvironment(config, 'production'),
     options.production?.webhookUrl,
@@ -183,8 +192,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     ...shared,
     name: 'sandbox',
     port,
-    config: sandboxConfig,
-    approved: initiallyApproved(config, 'sandbox'),
+    config: configForEnvironment(sandboxConfig, 'sandbox'),
+    live: initiallyLive(config, 'sandbox'),
   });
   let productionEnv: RunningEnvironment;
   try {
@@ -193,7 +202,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       name: 'production',
       port: productionPort,
       config: productionConfig,
-      approved: initiallyApproved(config, 'production'),
+      live: initiallyLive(config, 'production'),
     });
   } catch (error) {
     await sandboxEnv.close();
@@ -206,8 +215,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
   });
   state?.startSaving({ clock, sms, environments: running });
   const environments = {
-    sandbox: environmentView(sandboxEnv),
-    production: environmentView(productionEnv),
+    sandbox: sandboxEnvironmentView(sandboxEnv),
+    production: productionEnvironmentView(productionEnv),
   };
 
   return {

@@ -11,6 +11,7 @@ export const SANDBOX_HTTP_ERROR_CODES = {
   'SBX-401': { httpStatus: 401, meaning: 'the control endpoints need the sandbox control token' },
   'SBX-404': { httpStatus: 404, meaning: 'no such route' },
   'SBX-405': { httpStatus: 405, meaning: 'method not allowed on this route' },
+  'SBX-409': { httpStatus: 409, meaning: 'the sandbox record is not in a state that allows this' },
   'SBX-500': { httpStatus: 500, meaning: 'the sandbox failed; see its log' },
 } as const satisfies Record<string, { httpStatus: number; meaning: string }>;
 

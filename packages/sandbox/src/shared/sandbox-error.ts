@@ -24,6 +24,7 @@ export const SANDBOX_ERROR_CODES = {
   invalid_clock_start: 'a clock start that is not a date',
   invalid_clock_advance: 'a clock advance by a negative or non-finite number of seconds',
   unknown_application: 'a client ID the environment does not know',
+  already_approved: 'approving a production application that is already live: its secret was shown once',
   unknown_subscription: 'a subscription UID neither environment knows',
   // @dcbkit/sandbox/testing (SandboxCheckoutError), when the sandbox gave no spec code of its own.
   checkout_failed: 'the checkout driver could not do what it was asked',

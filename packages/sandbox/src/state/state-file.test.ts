@@ -5,7 +5,7 @@ import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
 import type { Sandbox } from '../sandbox/start-sandbox.js';
-import { apiGet, createPayment, dataOf, getToken, paymentBody } from '../test-support/api-client.js';
+import { apiGet, apiPost, createPayment, dataOf, getToken, paymentBody } from '../test-support/api-client.js';
 import { startTestSandbox, TEST_START } from '../test-support/sandbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';
 import { createCheckoutDriver } from '../testing/checkout-driver.js';
@@ -30,7 +30,7 @@ describe('--state / statePath', () => {
     receiver = await startWebhookReceiver();
     sandbox = await startTestSandbox({ statePath, webhookUrl: receiver.url });
     const first = sandbox;
-    first.environments.production.approve();
+    const liveCredentials = first.environments.production.approve();
     const token = await getToken(first);
     const trial = dataOf(
       await createPayment(first, token, paymentBody('offer_premium_monthly')),
@@ -48,7 +48,10 @@ describe('--state / statePath', () => {
     sandbox = undefined;
     // The file was written atomically: no temporary file is left beside it.
     expect(readdirSync(join(statePath, '..'))).toEqual(['sandbox-state.json']);
-    expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ version: 1 });
+    const saved = readFileSync(statePath, 'utf8');
+    expect(JSON.parse(saved)).toMatchObject({ version: 2 });
+    // The issued production secret is kept as a hash: the file cannot show it again either.
+    expect(saved).not.toContain(liveCredentials.clientSecret);
 
     // A new process: a fresh clock at the same start, the same file.
     sandbox = await startTestSandbox({ statePath, webhookUrl: receiver.url });
@@ -57,6 +60,8 @@ describe('--state / statePath', () => {
       new Date(Date.parse(TEST_START) + DAY * 1000).toISOString(),
     );
     expect(second.environments.production.isLive()).toBe(true);
+    const live = { apiBaseUrl: second.environments.production.apiBaseUrl, credentials: liveCredentials };
+    expect(await getToken(live)).toMatch(/^live_at_/);
     expect(second.webhooks()).toHaveLength(eventsBefore);
     const token2 = await getToken(second);
     const paid = dataOf(await apiGet(second, `/v1/payments/${trial.paymentUid}`, token2), paymentSchema);
@@ -87,6 +92,44 @@ describe('--state / statePath', () => {
     expect(receiver.verifiedEvents(second.credentials.webhookSecret).map((event) => event.event)).toContain(
       'entitlement.granted',
     );
+  });
+
+  it('a trial resumed before a restart is still ACTIVE in its trial, and charged at its end', async () => {
+    const statePath = join(stateDir(), 'sandbox-state.json');
+    sandbox = await startTestSandbox({ statePath });
+    const first = sandbox;
+    const trial = dataOf(
+      await createPayment(first, await getToken(first), paymentBody('offer_premium_monthly')),
+      paymentSchema,
+    );
+    await createCheckoutDriver(first).pay(trial.checkoutUrl, { method: 'PIN' });
+    const token = await getToken(first);
+    const subscriptionUid =
+      dataOf(await apiGet(first, `/v1/payments/${trial.paymentUid}`, token), paymentSchema).subscriptionUid ??
+      '';
+    const path = `/v1/subscriptions/${subscriptionUid}`;
+    await apiPost(first, `${path}/cancel`, { token, body: { when: 'PERIOD_END' } });
+    await apiPost(first, `${path}/resume`, { token });
+    await first.close();
+    sandbox = undefined;
+
+    sandbox = await startTestSandbox({ statePath });
+    const second = sandbox;
+    const restored = dataOf(await apiGet(second, path, await getToken(second)), subscriptionSchema);
+    expect(restored).toMatchObject({
+      status: 'ACTIVE',
+      cancelAt: null,
+      trialEndsAt: '2030-01-08T00:00:00.000Z',
+    });
+    await second.advanceClock(7 * DAY);
+    const converted = dataOf(await apiGet(second, path, await getToken(second)), subscriptionSchema);
+    expect(converted).toMatchObject({ status: 'ACTIVE', currentPeriodEnd: '2030-02-08T00:00:00.000Z' });
+    expect(
+      second
+        .webhooks()
+        .map((delivery) => delivery.event)
+        .slice(-2),
+    ).toEqual(['subscription.trial_will_end', 'entitlement.granted']);
   });
 
   it('starts afresh without a file, and refuses a broken one with its position', async () => {

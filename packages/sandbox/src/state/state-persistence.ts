@@ -107,7 +107,7 @@ function snapshotOf({ clock, sms, environments }: PersistedParts): SandboxState 
 
 function environmentState(env: RunningEnvironment): EnvironmentState {
   return {
-    approved: env.review.list(),
+    issued: env.review.list(),
     webhookUrls: env.outbox.webhookUrls(),
     payments: env.payments.list(),
     owned: env.payments.ownedKeys(),
@@ -122,9 +122,7 @@ function restoreEnvironment(
   savedClockNow: Date,
   keepSavedUrls: boolean,
 ): void {
-  for (const clientId of state.approved) {
-    if (env.catalog.application(clientId)) env.review.approve(clientId);
-  }
+  env.review.restore(state.issued.filter(({ clientId }) => env.catalog.application(clientId)));
   env.outbox.restore(state.webhooks, keepSavedUrls ? state.webhookUrls : {});
   env.payments.restore(state.payments, state.owned);
   env.subscriptions.restore(state.subscriptions, savedClockNow);

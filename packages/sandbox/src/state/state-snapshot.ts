@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import type { EnvironmentName } from '../config/environment-config.js';
+import type { IssuedSecret } from '../go-live/go-live-review.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import type { SubscriptionRecord } from '../records/subscription-record.js';
 import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
 
-/** Bumped when the file's shape changes; a file of another version is refused, never half-read. */
-export const STATE_FILE_VERSION = 1;
+/**
+ * Bumped when the file's shape changes; a file of another version is refused, never half-read.
+ * 2: issued client secrets (as hashes) instead of approved client IDs; subscriptions lost `resumeTo`.
+ */
+export const STATE_FILE_VERSION = 2;
 
 /** One environment's state, as the file holds it (dates as ISO strings). */
 export interface EnvironmentState {
-  approved: string[];
+  /** The client secrets each live application holds, as hashes: a production one issued at approval. */
+  issued: IssuedSecret[];
   webhookUrls: Record<string, string | null>;
   payments: PaymentRecord[];
   /** One-time items owned (CAT-109), kept even once their payments were freed. */
@@ -31,7 +36,7 @@ export interface SandboxState {
 
 const iso = z.iso.datetime();
 const environmentStateSchema = z.strictObject({
-  approved: z.array(z.string()),
+  issued: z.array(z.strictObject({ clientId: z.string(), secretSha256: z.string().regex(/^[0-9a-f]{64}$/) })),
   webhookUrls: z.record(z.string(), z.string().nullable()),
   owned: z.array(z.string()),
   payments: z.array(
@@ -114,7 +119,7 @@ export function reviveState(file: z.output<typeof stateFileSchema>): SandboxStat
       } as unknown as SubscriptionRecord;
     });
     return {
-      approved: env.approved,
+      issued: env.issued,
       webhookUrls: env.webhookUrls,
       owned: env.owned,
       payments,

@@ -22,7 +22,7 @@ export function chargeOutcomeOf(outcome: RenewalOutcome): ChargeOutcome {
  */
 export function takeChargeOutcome(
   subscription: SubscriptionRecord,
-  config: SandboxConfig,
+  config: Pick<SandboxConfig, 'testNumbers'>,
   attempt: number,
 ): ChargeOutcome {
   const override = subscription.renewalOverride;

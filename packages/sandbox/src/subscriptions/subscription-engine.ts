@@ -1,10 +1,4 @@
-import type {
-  Money,
-  SubscriptionCancelWhen,
-  SubscriptionStatus,
-  WebhookEvent,
-  WebhookEventName,
-} from '@dcbkit/core';
+import type { Money, SubscriptionCancelWhen, WebhookEvent, WebhookEventName } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import {
@@ -13,7 +7,12 @@ import {
   subscriptionEventPayload,
 } from '../records/event-payloads.js';
 import type { PaymentRecord } from '../records/payment-record.js';
-import { isTrialRunning, type SubscriptionRecord } from '../records/subscription-record.js';
+import {
+  type EndedStatus,
+  hasEnded,
+  isTrialRunning,
+  type SubscriptionRecord,
+} from '../records/subscription-record.js';
 import { SubscriptionRefusal } from '../refusals/refusals.js';
 import { newId } from '../shared/ids.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
@@ -37,10 +36,19 @@ export interface SubscriptionEngineOptions {
 /** `subscription.trial_will_end` comes this long before the trial ends (at the start of a shorter trial). */
 export const TRIAL_REMINDER_DAYS = 3;
 
-type EndedStatus = Extract<SubscriptionStatus, 'SUSPENDED' | 'CANCELED' | 'EXPIRED'>;
+/**
+ * The reminder warns of a charge to come: not once the trial is cancelled at its end. It still
+ * comes after that cancellation was withdrawn, when the subscription shows ACTIVE in its trial.
+ */
+function remindsOfTrialEnd(subscription: SubscriptionRecord): boolean {
+  return isTrialRunning(subscription) && subscription.status !== 'PRE_CANCELED';
+}
 
-function hasEnded(status: SubscriptionStatus): status is EndedStatus {
-  return status === 'SUSPENDED' || status === 'CANCELED' || status === 'EXPIRED';
+/** A grace retry charges only while the renewal is unpaid and no cancellation stopped the retries. */
+function collectsInGrace(subscription: SubscriptionRecord): boolean {
+  return (
+    subscription.grace !== null && (subscription.status === 'IN_GRACE' || subscription.status === 'ACTIVE')
+  );
 }
 
 /**
@@ -93,7 +101,6 @@ export class SubscriptionEngine {
       currentPeriodEnd: periodEnd,
       trialEndsAt: trial ? periodEnd : null,
       cancelAt: null,
-      resumeTo: null,
       grace: null,
       paidPeriods: trial ? 0 : 1,
       charges: [],
@@ -117,9 +124,7 @@ export class SubscriptionEngine {
     if (remindAt.getTime() <= now.getTime()) {
       followUpEvents.push(subscriptionEventPayload('subscription.trial_will_end', subscription, now));
     } else {
-      this.schedule(subscription, remindAt, 'trial reminder', () => {
-        if (subscription.status === 'TRIALING') this.emit(subscription, 'subscription.trial_will_end');
-      });
+      this.scheduleTrialReminder(subscription, remindAt);
     }
     return { subscription, followUpEvents };
   }
@@ -137,13 +142,10 @@ export class SubscriptionEngine {
           trialKey(subscription.clientId, subscription.subscriberUid, subscription.offer.productUid),
         );
       }
-      const { status, grace } = subscription;
+      const { status } = subscription;
       if (hasEnded(status)) continue;
-      if (status === 'IN_GRACE' && grace) {
-        const retry = grace.failedRetries + 1;
-        this.schedule(subscription, addDays(grace.startedAt, retry), `grace retry ${retry}`, () => {
-          if (subscription.status === 'IN_GRACE') this.charge(subscription, retry);
-        });
+      if (collectsInGrace(subscription)) {
+        this.scheduleGraceRetry(subscription);
         continue;
       }
       // A cancellation in grace ends at its own cancelAt, after the period it no longer renews.
@@ -154,9 +156,7 @@ export class SubscriptionEngine {
       this.schedule(subscription, endsAt, 'period end', () => this.periodEnds(subscription));
       const remindAt = addDays(subscription.currentPeriodEnd, -TRIAL_REMINDER_DAYS);
       if (isTrialRunning(subscription) && remindAt.getTime() > savedAt.getTime()) {
-        this.schedule(subscription, remindAt, 'trial reminder', () => {
-          if (subscription.status === 'TRIALING') this.emit(subscription, 'subscription.trial_will_end');
-        });
+        this.scheduleTrialReminder(subscription, remindAt);
       }
     }
   }
@@ -179,9 +179,9 @@ export class SubscriptionEngine {
 
   /**
    * `NOW`: CANCELED at once. `PERIOD_END`: PRE_CANCELED until the end of the current period (or
-   * trial), as the spec's cancel endpoint says; in grace, until the end of the access its grace
-   * policy gives (at once when it gives none), with no more retries. Asking again for PERIOD_END
-   * changes nothing. Throws SUB-101, SUB-104.
+   * trial), as the spec's cancel endpoint says; with a renewal unpaid (IN_GRACE, or ACTIVE after a
+   * resume in grace), until the end of the access its grace policy gives (at once when it gives
+   * none), with no more retries. Asking again for PERIOD_END changes nothing. Throws SUB-101, SUB-104.
    */
   cancel(clientId: string, subscriptionUid: string, when: SubscriptionCancelWhen): SubscriptionRecord {
     const subscription = this.getOrThrow(clientId, subscriptionUid);
@@ -193,26 +193,18 @@ export class SubscriptionEngine {
       );
     }
     if (when === 'NOW') {
-      subscription.cancelAt = this.options.clock.now();
       this.end(subscription, 'CANCELED', 'subscription.canceled');
       return subscription;
     }
-    switch (status) {
-      case 'PRE_CANCELED':
-        return subscription;
-      case 'IN_GRACE':
-        return this.preCancelInGrace(subscription);
-      case 'TRIALING':
-      case 'ACTIVE':
-        subscription.resumeTo = status;
-        subscription.status = 'PRE_CANCELED';
-        subscription.cancelAt = subscription.currentPeriodEnd;
-        this.options.log(
-          `subscription ${subscriptionUid} PRE_CANCELED until ${subscription.cancelAt.toISOString()}`,
-        );
-        this.emit(subscription, 'subscription.updated');
-        return subscription;
-    }
+    if (status === 'PRE_CANCELED') return subscription;
+    if (subscription.grace !== null) return this.preCancelInGrace(subscription);
+    subscription.status = 'PRE_CANCELED';
+    subscription.cancelAt = subscription.currentPeriodEnd;
+    this.options.log(
+      `subscription ${subscriptionUid} PRE_CANCELED until ${subscription.cancelAt.toISOString()}`,
+    );
+    this.emit(subscription, 'subscription.updated');
+    return subscription;
   }
 
   /**
@@ -224,7 +216,6 @@ export class SubscriptionEngine {
     const now = this.options.clock.now();
     const graceEnd = addDays(subscription.grace?.startedAt ?? now, days);
     this.tasks.drop(subscription.subscriptionUid);
-    subscription.resumeTo = 'IN_GRACE';
     subscription.status = 'PRE_CANCELED';
     subscription.cancelAt = accessDuringGrace && graceEnd.getTime() > now.getTime() ? graceEnd : now;
     this.options.log(
@@ -235,31 +226,36 @@ export class SubscriptionEngine {
     return subscription;
   }
 
-  /** Withdraws a PERIOD_END cancellation: back to ACTIVE (TRIALING if the trial still runs, IN_GRACE with its retries if it was in grace). Throws SUB-101, SUB-105. */
+  /**
+   * Withdraws a PERIOD_END cancellation: ACTIVE with cancelAt null, as the spec's resume says,
+   * wherever the cancellation was made. In a trial, the trial still ends at trialEndsAt with its
+   * first charge (its period-end task was never dropped); with a renewal unpaid, the grace retries
+   * the cancellation stopped go on, and the next failed one shows IN_GRACE again. Throws SUB-101,
+   * SUB-105.
+   */
   resume(clientId: string, subscriptionUid: string): SubscriptionRecord {
     const subscription = this.getOrThrow(clientId, subscriptionUid);
-    const { resumeTo } = subscription;
-    if (subscription.status !== 'PRE_CANCELED' || resumeTo === null) {
-      throw new SubscriptionRefusal(
+    const noneScheduled = () =>
+      new SubscriptionRefusal(
         'SUB-105',
         `Subscription ${subscriptionUid} has no scheduled cancellation to withdraw.`,
       );
+    if (subscription.status !== 'PRE_CANCELED') throw noneScheduled();
+    const now = this.options.clock.now();
+    if (subscription.cancelAt !== null && subscription.cancelAt.getTime() <= now.getTime()) {
+      // Access already ended (a cancellation in grace without grace access ends now), though a
+      // frozen clock has not run the end yet: end it, so a resume never gives that access back.
+      this.periodEnds(subscription);
+      throw noneScheduled();
     }
-    subscription.status = resumeTo;
-    subscription.resumeTo = null;
+    subscription.status = 'ACTIVE';
     subscription.cancelAt = null;
-    this.options.log(`subscription ${subscriptionUid} resumed, ${resumeTo}`);
+    this.options.log(`subscription ${subscriptionUid} resumed, ACTIVE`);
     this.emit(subscription, 'subscription.updated');
-    const { grace } = subscription;
-    if (resumeTo === 'IN_GRACE' && grace) {
-      // Back in grace: the retries the cancellation stopped go on, from the next one due.
+    if (subscription.grace !== null) {
+      // The retries the cancellation stopped go on, from the next one due.
       this.tasks.drop(subscription.subscriptionUid);
-      const retry = grace.failedRetries + 1;
-      const at = addDays(grace.startedAt, retry);
-      const now = this.options.clock.now();
-      this.schedule(subscription, at.getTime() > now.getTime() ? at : now, `grace retry ${retry}`, () => {
-        if (subscription.status === 'IN_GRACE') this.charge(subscription, retry);
-      });
+      this.scheduleGraceRetry(subscription, now);
     }
     return subscription;
   }
@@ -351,29 +347,50 @@ export class SubscriptionEngine {
     this.options.log(
       `subscription ${subscription.subscriptionUid} charge ${attempt} not collected (${code})`,
     );
-    let grace = subscription.grace;
+    const { grace } = subscription;
     if (grace === null) {
       if (days === 0) {
         this.suspend(subscription);
         return;
       }
-      grace = { startedAt: this.options.clock.now(), failedRetries: 0 };
-      subscription.grace = grace;
-      subscription.status = 'IN_GRACE';
-      this.emit(subscription, 'entitlement.updated', {
-        amountCollected: zero(subscription.offer.price),
-        periodOutstanding: subscription.offer.price,
-      });
+      subscription.grace = { startedAt: this.options.clock.now(), failedRetries: 0 };
+      this.entersGrace(subscription);
     } else {
       grace.failedRetries = attempt;
       if (attempt >= days) {
         this.suspend(subscription);
         return;
       }
+      // Resumed in grace, it showed ACTIVE; the renewal is still unpaid, so it is in grace again.
+      if (subscription.status === 'ACTIVE') this.entersGrace(subscription);
     }
+    this.scheduleGraceRetry(subscription);
+  }
+
+  /** IN_GRACE, told with entitlement.updated: nothing collected, the price outstanding. */
+  private entersGrace(subscription: SubscriptionRecord): void {
+    subscription.status = 'IN_GRACE';
+    this.emit(subscription, 'entitlement.updated', {
+      amountCollected: zero(subscription.offer.price),
+      periodOutstanding: subscription.offer.price,
+    });
+  }
+
+  /** The next daily retry of an unpaid renewal, at its day (or `notBefore`, when that is later). */
+  private scheduleGraceRetry(subscription: SubscriptionRecord, notBefore?: Date): void {
+    const { grace } = subscription;
+    if (grace === null) return;
     const retry = grace.failedRetries + 1;
-    this.schedule(subscription, addDays(grace.startedAt, retry), `grace retry ${retry}`, () => {
-      if (subscription.status === 'IN_GRACE') this.charge(subscription, retry);
+    const due = addDays(grace.startedAt, retry);
+    const at = notBefore !== undefined && notBefore.getTime() > due.getTime() ? notBefore : due;
+    this.schedule(subscription, at, `grace retry ${retry}`, () => {
+      if (collectsInGrace(subscription)) this.charge(subscription, retry);
+    });
+  }
+
+  private scheduleTrialReminder(subscription: SubscriptionRecord, at: Date): void {
+    this.schedule(subscription, at, 'trial reminder', () => {
+      if (remindsOfTrialEnd(subscription)) this.emit(subscription, 'subscription.trial_will_end');
     });
   }
 
@@ -394,7 +411,8 @@ export class SubscriptionEngine {
   ): void {
     this.tasks.drop(subscription.subscriptionUid);
     subscription.status = status;
-    subscription.resumeTo = null;
+    // No cancellation is scheduled once it has ended (the spec's cancelAt); endedAt keeps the moment.
+    subscription.cancelAt = null;
     subscription.grace = null;
     subscription.endedAt = this.options.clock.now();
     this.options.log(`subscription ${subscription.subscriptionUid} ${status}`);

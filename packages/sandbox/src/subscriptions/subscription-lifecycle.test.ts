@@ -284,7 +284,7 @@ describe('renewals that are not collected', () => {
 });
 
 describe('cancellation', () => {
-  it('pre-cancel then resume, in the trial and when paid: subscription.updated each time, renewals go on', async () => {
+  it('pre-cancel then resume, in the trial and when paid: ACTIVE with cancelAt null each time, renewals go on', async () => {
     const w = await start();
     const { subscriptionUid } = await subscribe(w);
     await advanceDays(w, 1);
@@ -298,12 +298,17 @@ describe('cancellation', () => {
       }),
     );
     await advanceDays(w, 1);
-    expect((await resumeSubscription(w, subscriptionUid)).status).toBe(200);
-    await expectSubscription(w, subscriptionUid, {
-      status: 'TRIALING',
-      cancelAt: null,
-      trialEndsAt: day('01-08'),
-    });
+    // The spec: PRE_CANCELED --resume--> ACTIVE, cancelAt null; the trial keeps its end.
+    const resumedInTrial = await resumeSubscription(w, subscriptionUid);
+    expect((resumedInTrial.body as { data: Subscription }).data).toEqual(
+      await expectSubscription(w, subscriptionUid, {
+        status: 'ACTIVE',
+        cancelAt: null,
+        currentPeriodEnd: day('01-08'),
+        trialEndsAt: day('01-08'),
+      }),
+    );
+    expect(partnerEntitlement(w, await receivedEvents(w))?.trialEndsAt).toBe(day('01-08'));
     await advanceDays(w, 6);
     await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
     await expectSubscription(w, subscriptionUid, { status: 'PRE_CANCELED', cancelAt: day('02-08') });
@@ -319,20 +324,52 @@ describe('cancellation', () => {
     await advanceDays(w, 30);
     await expectSubscription(w, subscriptionUid, { status: 'ACTIVE', currentPeriodEnd: day('03-08') });
     const events = await receivedEvents(w);
-    expect(events.map((event) => [event.event, event.subscriptionStatus, event.cancelAt])).toEqual([
-      ['payment.succeeded', 'TRIALING', null],
-      ['subscription.trial_started', 'TRIALING', null],
-      ['subscription.updated', 'PRE_CANCELED', day('01-08')],
-      ['subscription.updated', 'TRIALING', null],
-      ['subscription.trial_will_end', 'TRIALING', null],
-      ['entitlement.granted', 'ACTIVE', null],
-      ['subscription.updated', 'PRE_CANCELED', day('02-08')],
-      ['subscription.updated', 'ACTIVE', null],
-      ['entitlement.updated', 'ACTIVE', null],
+    // The events of a trial that was never cancelled: the reminder, then the paid conversion at
+    // the trial's end, which grants (only the status they carry says the trial was resumed).
+    expect(
+      events.map((event) => [event.event, event.subscriptionStatus, event.cancelAt, event.occurredAt]),
+    ).toEqual([
+      ['payment.succeeded', 'TRIALING', null, day('01-01')],
+      ['subscription.trial_started', 'TRIALING', null, day('01-01')],
+      ['subscription.updated', 'PRE_CANCELED', day('01-08'), day('01-02')],
+      ['subscription.updated', 'ACTIVE', null, day('01-03')],
+      ['subscription.trial_will_end', 'ACTIVE', null, day('01-05')],
+      ['entitlement.granted', 'ACTIVE', null, day('01-08')],
+      ['subscription.updated', 'PRE_CANCELED', day('02-08'), day('01-09')],
+      ['subscription.updated', 'ACTIVE', null, day('01-10')],
+      ['entitlement.updated', 'ACTIVE', null, day('02-08')],
     ]);
     expect(events[2]?.trialEndsAt).toBe(day('01-08'));
+    expect(events[3]?.trialEndsAt).toBe(day('01-08'));
+    expect(events[5]?.trialEndsAt).toBeUndefined();
     expect(events[2]?.orderId).toBeUndefined();
+    expect(events[5]?.orderId).toMatch(/^ord_/);
     expectDistinctIdentities(events);
+    const control = await apiGet(w.sandbox, `/sandbox/subscriptions/${subscriptionUid}`);
+    const { charges } = (control.body as { data: { charges: Array<Record<string, unknown>> } }).data;
+    expect(charges.map((charge) => [charge.at, charge.attempt, charge.collected])).toEqual([
+      [day('01-08'), 0, true],
+      [day('02-08'), 0, true],
+    ]);
+  });
+
+  it('a trial resumed, then not paid at its end: grace, then subscription.failed, as a trial never cancelled', async () => {
+    const w = await start();
+    const { subscriptionUid } = await subscribe(w, '+21690000101');
+    await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
+    await advanceDays(w, 1);
+    await resumeSubscription(w, subscriptionUid);
+    await advanceDays(w, 6);
+    await expectSubscription(w, subscriptionUid, { status: 'IN_GRACE', cancelAt: null });
+    await advanceDays(w, 3);
+    await expectSubscription(w, subscriptionUid, { status: 'SUSPENDED', cancelAt: null });
+    expect(timeline(await receivedEvents(w)).slice(3)).toEqual([
+      ['subscription.updated', 'ACTIVE', day('01-02')],
+      ['subscription.trial_will_end', 'ACTIVE', day('01-05')],
+      ['entitlement.updated', 'IN_GRACE', day('01-08')],
+      ['subscription.failed', 'SUSPENDED', day('01-11')],
+      ['entitlement.revoked', 'SUSPENDED', day('01-11')],
+    ]);
   });
 
   it('pre-cancel then end: EXPIRED at cancelAt with subscription.expired and entitlement.revoked, nothing charged', async () => {
@@ -342,9 +379,10 @@ describe('cancellation', () => {
     await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
     await expectSubscription(w, subscriptionUid, { status: 'PRE_CANCELED', cancelAt: day('02-01') });
     await advanceDays(w, 21);
+    // Nothing is scheduled any more: cancelAt is null; when access ended is endedAt (and the events' time).
     await expectSubscription(w, subscriptionUid, {
       status: 'EXPIRED',
-      cancelAt: day('02-01'),
+      cancelAt: null,
       currentPeriodEnd: day('02-01'),
     });
     expect(timeline(await receivedEvents(w))).toEqual([
@@ -354,8 +392,12 @@ describe('cancellation', () => {
       ['subscription.expired', 'EXPIRED', day('02-01')],
       ['entitlement.revoked', 'EXPIRED', day('02-01')],
     ]);
+    expect((await receivedEvents(w)).slice(-2).map((event) => event.cancelAt)).toEqual([null, null]);
     const control = await apiGet(w.sandbox, `/sandbox/subscriptions/${subscriptionUid}`);
-    expect((control.body as { data: { charges: unknown[] } }).data.charges).toEqual([]);
+    expect((control.body as { data: { charges: unknown[]; endedAt: string } }).data).toMatchObject({
+      charges: [],
+      endedAt: day('02-01'),
+    });
   });
 
   it('a trial cancelled at period end expires at trialEndsAt, unconverted and without a reminder', async () => {
@@ -364,7 +406,7 @@ describe('cancellation', () => {
     await advanceDays(w, 1);
     await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
     await advanceDays(w, 6);
-    await expectSubscription(w, subscriptionUid, { status: 'EXPIRED', cancelAt: day('01-08') });
+    await expectSubscription(w, subscriptionUid, { status: 'EXPIRED', cancelAt: null });
     expect(timeline(await receivedEvents(w))).toEqual([
       ['payment.succeeded', 'TRIALING', day('01-01')],
       ['subscription.trial_started', 'TRIALING', day('01-01')],
@@ -383,10 +425,12 @@ describe('cancellation', () => {
     expect((canceled.body as { data: Subscription }).data).toEqual(
       await expectSubscription(w, subscriptionUid, {
         status: 'CANCELED',
-        cancelAt: day('01-11'),
+        cancelAt: null,
         currentPeriodEnd: day('02-08'),
       }),
     );
+    const control = await apiGet(w.sandbox, `/sandbox/subscriptions/${subscriptionUid}`);
+    expect((control.body as { data: { endedAt: string } }).data.endedAt).toBe(day('01-11'));
     await advanceDays(w, 90);
     expect(timeline(await receivedEvents(w))).toEqual([
       ['payment.succeeded', 'TRIALING', day('01-01')],

@@ -1,11 +1,20 @@
 import { type ApiErrorBody, errorEnvelopeSchema, successEnvelopeSchema } from '@dcbkit/core/schemas';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { SandboxEnvironment } from '../sandbox/environment-view.js';
+import type { EnvironmentCredentials } from '../sandbox/environment-view.js';
 import { type HttpErrorCode, httpErrorCodeInfo } from '../shared/api-error.js';
 
-/** A sandbox, or one of its environments: an API base URL and the first application's credentials. */
-type ApiTarget = Pick<SandboxEnvironment, 'apiBaseUrl' | 'credentials'>;
+/**
+ * A sandbox or one of its environments, and credentials to call it with: the sandbox's first
+ * application's, or production ones from `approve()`.
+ */
+export interface ApiTarget {
+  apiBaseUrl: string;
+  credentials: EnvironmentCredentials;
+}
+
+/** Where requests go: a sandbox or one of its environments (credentials are only for the token). */
+type BaseTarget = Pick<ApiTarget, 'apiBaseUrl'>;
 
 /** A JSON answer of the sandbox: status, headers and parsed body. */
 export interface JsonAnswer {
@@ -45,7 +54,7 @@ export async function getToken(
 }
 
 export async function apiGet(
-  sandbox: ApiTarget,
+  sandbox: BaseTarget,
   path: string,
   token?: string,
   headers: Record<string, string> = {},
@@ -58,7 +67,7 @@ export async function apiGet(
 }
 
 export async function apiPost(
-  sandbox: ApiTarget,
+  sandbox: BaseTarget,
   path: string,
   options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<JsonAnswer> {
@@ -78,7 +87,7 @@ export async function apiPost(
 
 /** A JSON request to a sandbox control endpoint (no token); a string body is sent as is. */
 export async function controlRequest(
-  sandbox: ApiTarget,
+  sandbox: BaseTarget,
   method: 'POST' | 'PUT',
   path: string,
   body: unknown,
@@ -102,7 +111,7 @@ export function newIdempotencyKey(): string {
 
 /** POST /v1/payments with a fresh key unless one is given. */
 export function createPayment(
-  sandbox: ApiTarget,
+  sandbox: BaseTarget,
   token: string,
   body: Record<string, unknown>,
   key: string = newIdempotencyKey(),

@@ -96,3 +96,22 @@ describe('a partner tests its integration against the sandbox', () => {
     await expect(later.subscriptions.retrieve(subscriptionUid)).resolves.toMatchObject({ status: 'ACTIVE' });
   });
 });
+
+describe('a partner rehearses going live', () => {
+  it('approve() issues the production credentials, the secret shown in that answer only; the driver pays there', async () => {
+    const production = sandbox.environments.production;
+    expect(production.isLive()).toBe(false);
+    const credentials = production.approve();
+    const live = createClient({ environment: 'production', baseUrl: production.apiBaseUrl, ...credentials });
+    const payment = await live.payments.create({
+      mode: 'HOSTED',
+      offerUid: 'offer_day_pass',
+      returnUrl: 'https://partner.example/thanks',
+    });
+    await createCheckoutDriver(production).pay(payment.checkoutUrl);
+    await expect(live.payments.retrieve(payment.paymentUid)).resolves.toMatchObject({ status: 'SUCCEEDED' });
+    expect(() => production.approve()).toThrow(
+      expect.objectContaining({ name: 'SandboxError', code: 'already_approved' }),
+    );
+  });
+});
