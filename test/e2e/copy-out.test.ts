@@ -1,19 +1,15 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npmInstall, packPackages, ROOT, useTarballs } from '../support/pack-packages.js';
 
 // Each starter copied out of the monorepo, as a partner takes it: the workspace packages packed
 // once with `pnpm pack` (which rewrites workspace:^ to versions), the starter's @dcbkit
 // dependencies pointed at those tarballs, a plain `npm install`, `npm start`, and one payment.
-//
-// It packs the packages' dist/ as they are: `pnpm test` builds them first; run alone, this test
-// builds the packages when one has no dist/.
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGES = ['core', 'express', 'koa', 'sandbox', 'store-postgres'] as const;
 const STARTERS = [
   { name: 'Express', folder: 'express' },
@@ -31,22 +27,7 @@ describe('the starters copied out of the monorepo', () => {
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'dcbkit-starter-'));
-    const missingBuild = PACKAGES.some((name) => !existsSync(join(ROOT, 'packages', name, 'dist')));
-    if (missingBuild) {
-      const filters = PACKAGES.flatMap((name) => ['--filter', `./packages/${name}`]);
-      execFileSync('pnpm', [...filters, 'build'], { cwd: ROOT, stdio: 'ignore' });
-    }
-
-    const tarballs = join(work, 'tarballs');
-    for (const name of PACKAGES) {
-      const dir = join(ROOT, 'packages', name);
-      const before = new Set(existsSync(tarballs) ? readdirSync(tarballs) : []);
-      execFileSync('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir, stdio: 'ignore' });
-      const packed = readdirSync(tarballs).find((file) => !before.has(file));
-      if (!packed) throw new Error(`pnpm pack made no tarball for ${name}`);
-      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string };
-      tarballOf[manifest.name] = join(tarballs, packed);
-    }
+    Object.assign(tarballOf, packPackages(PACKAGES, join(work, 'tarballs')));
   }, 120_000);
 
   afterAll(() => {
@@ -68,22 +49,10 @@ describe('the starters copied out of the monorepo', () => {
         dependencies: Record<string, string>;
         overrides?: Record<string, string>;
       };
-      for (const [name, tarball] of Object.entries(tarballOf)) {
-        if (manifest.dependencies[name] !== undefined) manifest.dependencies[name] = `file:${tarball}`;
-      }
-      // The packed packages depend on each other by version (@dcbkit/core ^0.1.0): the local
-      // tarballs stand for those versions too, as the registry's copies would once published.
-      manifest.overrides = Object.fromEntries(
-        Object.entries(tarballOf).map(([name, tarball]) => [name, `file:${tarball}`]),
-      );
+      useTarballs(manifest, tarballOf);
       writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-      execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error'], {
-        cwd: app,
-        stdio: 'ignore',
-        timeout: INSTALL_TIMEOUT_MS,
-        env: { ...process.env, npm_config_update_notifier: 'false' },
-      });
+      npmInstall(app, ['--omit=dev'], INSTALL_TIMEOUT_MS);
 
       // No DCB_* variable: the embedded sandbox. PORT=0: a free port, printed on the first line.
       const env = Object.fromEntries(
