@@ -49,7 +49,7 @@ export function createClient(options: CreateClientOptions): DcbClient {
         body: tokenBody,
         // Asking again only issues another token.
         safeToRepeat: true,
-        read: readTokenAnswer,
+        read: (answer, context) => readTokenAnswer(answer, context, resolved.environment),
       });
     },
     resolved.nowMs,

@@ -1,5 +1,6 @@
 import { DcbError } from '../errors/dcb-error.js';
 import { tokenResponseSchema } from '../schemas/envelope.js';
+import type { Environment } from './environment-guard.js';
 import type { HttpAnswer } from './http-transport.js';
 import {
   type AnswerContext,
@@ -29,7 +30,11 @@ export function tokenRequestBody(clientId: string, clientSecret: string): string
  * `token_refused` (wrong ID or secret, or a credential of the other environment); a 404 or any
  * answer that is not the service's is `wrong_base_url`, so the two are never confused.
  */
-export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): AnswerReading<IssuedToken> {
+export function readTokenAnswer(
+  answer: HttpAnswer,
+  context: AnswerContext,
+  environment: Environment,
+): AnswerReading<IssuedToken> {
   if (isSuccessStatus(answer.status)) {
     if (!answer.body.json) return unexpectedAnswer(answer, context);
     const parsed = tokenResponseSchema.safeParse(answer.body.value);
@@ -66,7 +71,7 @@ export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): Ans
       retryAfterMs: undefined,
       error: new DcbError(
         'token_refused',
-        `The token request was refused (HTTP ${answer.status}, ${oauthError}). Check the client ID and secret of this environment.`,
+        `The token request was refused (HTTP ${answer.status}, ${oauthError}). ${credentialsAdvice(environment)}`,
         { httpStatus: answer.status, details: { oauthError, status: answer.status } },
       ),
     };
@@ -81,7 +86,7 @@ export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): Ans
     ok: false,
     error: new DcbError(
       'token_refused',
-      `The token request was refused (HTTP ${answer.status}, ${errorBody.code}: ${errorBody.message}). Check the client ID and secret of this environment.`,
+      `The token request was refused (HTTP ${answer.status}, ${errorBody.code}: ${errorBody.message}). ${credentialsAdvice(environment)}`,
       {
         httpStatus: answer.status,
         retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000),
@@ -91,6 +96,17 @@ export function readTokenAnswer(answer: HttpAnswer, context: AnswerContext): Ans
     retryable,
     retryAfterMs,
   };
+}
+
+/**
+ * What to check after a refused token request. Each environment has its own credentials, and
+ * production's exist only once the go-live review approved the application: a refusal there
+ * most often means an unapproved application, or sandbox credentials left in place.
+ */
+function credentialsAdvice(environment: Environment): string {
+  return environment === 'production'
+    ? 'Check the client ID and secret of production: they are issued when the go-live review approves the application, and sandbox credentials are not valid there.'
+    : 'Check the client ID and secret of the sandbox: production credentials are not valid there.';
 }
 
 /** The `error` of an OAuth 2.0 error answer (RFC 6749 5.2), e.g. `invalid_client`. */

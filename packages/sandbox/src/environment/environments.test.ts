@@ -237,6 +237,7 @@ describe("core's client and its environment guard, end to end", () => {
     await expect(guessed.payments.create(params)).rejects.toMatchObject({
       code: 'token_refused',
       httpStatus: 401,
+      message: expect.stringContaining('issued when the go-live review approves the application'),
     });
     const credentials = live.approve();
     const production = createClient({ environment: 'production', baseUrl: live.apiBaseUrl, ...credentials });
@@ -262,6 +263,9 @@ describe("core's client and its environment guard, end to end", () => {
     });
     await expect(misdirected.payments.retrieve(payment.paymentUid)).rejects.toMatchObject({
       code: 'token_refused',
+      message: expect.stringContaining(
+        'client ID and secret of the sandbox: production credentials are not valid there',
+      ),
     });
   });
 });
