@@ -93,7 +93,13 @@ export function startInstance(bundle: InstanceBundle, env: Record<string, string
       const id = nextId++;
       return new Promise((resolve) => {
         waiting.set(id, resolve);
-        child.send({ id, ...delivery });
+        // The process can die between the check above and this write (EPIPE): that delivery
+        // then gets no answer, as a dropped connection, instead of an uncaught error.
+        child.send({ id, ...delivery }, (error) => {
+          if (!error || !waiting.has(id)) return;
+          waiting.delete(id);
+          resolve({ status: 0, outcome: 'network' });
+        });
       });
     },
     async kill(signal = 'SIGTERM') {
