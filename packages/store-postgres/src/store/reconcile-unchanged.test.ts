@@ -1,4 +1,4 @@
-import { type DcbClient, defineOffers, memoryStore, reconcile, type Subscription } from '@dcbkit/core';
+import { type DcbClient, memoryStore, reconcile, type Subscription } from '@dcbkit/core';
 import { type EntitlementStore, exampleEntitlement, type ReconcileStore, uniqueId } from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,22 +6,13 @@ import type { SqlStore } from '../connect/create-sql-store.js';
 import { pgliteStore } from '../connect/pglite-store.js';
 import { postgresStore } from '../connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from '../test-support/database.js';
+import { offers } from '../test-support/event-stream.js';
 import { openPglite } from '../test-support/pglite.js';
 
 // A read that finds the entitlement as the store holds it changes nothing, and the report says so
 // on every built-in store: a SQL store gives a record's keys in its own order.
 
 const NOW = new Date('2030-02-01T00:00:00.000Z');
-const offers = defineOffers([
-  {
-    offerUid: 'off_monthly',
-    productUid: 'prod_premium',
-    name: 'Premium',
-    type: 'SUBSCRIPTION',
-    price: { amount: 4500, currency: 'TND' },
-    billingPeriod: { unit: 'MONTH', count: 1 },
-  },
-]);
 
 async function confirmsUnchanged(store: EntitlementStore & ReconcileStore): Promise<void> {
   const accountKey = uniqueId('acct');
