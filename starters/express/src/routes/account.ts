@@ -27,8 +27,7 @@ export function accountRoutes({
 }): Router {
   const router = Router();
   const offerOf = (entitlement: Entitlement) =>
-    kit.offers.get(entitlement.offerUid) ??
-    kit.offers.list.find((offer) => offer.productUid === entitlement.productUid);
+    kit.offers.get(entitlement.offerUid) ?? kit.offers.forProduct(entitlement.productUid)[0];
 
   router.get('/account', requireSignIn, async (req, res, next) => {
     try {

@@ -20,8 +20,7 @@ import { accountKeyOf, requireSignIn } from './auth.js';
 export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes; views: Views }): Router {
   const router = new Router();
   const offerOf = (entitlement: Entitlement) =>
-    kit.offers.get(entitlement.offerUid) ??
-    kit.offers.list.find((offer) => offer.productUid === entitlement.productUid);
+    kit.offers.get(entitlement.offerUid) ?? kit.offers.forProduct(entitlement.productUid)[0];
 
   router.get('/account', requireSignIn, async (ctx) => {
     const now = kit.now();
