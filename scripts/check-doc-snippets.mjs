@@ -7,13 +7,21 @@
 //
 // How a snippet is checked:
 // - Every ```ts / ```typescript block is its own ES module (top-level await is fine; `export {}`
-//   is appended), written to node_modules/.cache/doc-snippets/ and checked in ONE program with the
-//   options of tsconfig.json, whose `paths` resolve @dcbkit/* to the packages' sources.
-// - A snippet may name the things it uses without defining them, with contexts from SNIPPET_CONTEXTS
-//   below: either in the fence (```ts context=express,kit, invisible once rendered) or with a
-//   leading comment line `// @snippet-context express, kit`. Each context prepends a few
-//   `declare` lines (an Express `app`, the `kit`, your `offers`…), so the snippet itself stays as a
-//   reader would write it.
+//   is appended), written to node_modules/.cache/doc-snippets/ and checked with the options of
+//   tsconfig.json, whose `paths` resolve @dcbkit/* to the packages' sources. Other packages resolve
+//   to what is installed: a snippet compiles against the real typings of express, koa,
+//   express-session, pg… (the root devDependencies hold the ones the docs use).
+// - Nothing is added to a snippet that a reader would not have. What it relies on beyond the
+//   packages it imports, it declares itself, visibly: the session's data, say, with
+//   express-session's documented `declare module 'express-session' { interface SessionData … }`.
+//   A snippet that declares types (`declare module`, `declare global`) is checked in a program of
+//   its own, so what it declares reaches no other snippet; the others share one program.
+// - A snippet may use the reader's own objects that the doc's prose names without defining them,
+//   with contexts from SNIPPET_CONTEXTS below: either in the fence (```ts context=express,kit,
+//   invisible once rendered) or with a leading comment line `// @snippet-context express, kit`.
+//   Each context prepends a few `declare const` lines for those objects (an Express `app`, the
+//   `kit`, your `offers`…), typed with the real packages' types, so the snippet itself stays as a
+//   reader would write it. A context declares values only, never a type a library lacks.
 // - ```ts nocheck opts a block out. Keep that for fragments that are deliberately partial (an
 //   interface sketched with untyped parameters, say), and say so in the doc.
 // - The reference tables stay complete: every code of DCB_ERROR_CODES and of the spec's
@@ -30,8 +38,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workDir = join(root, 'node_modules', '.cache', 'doc-snippets');
 
 /**
- * What a snippet may take as given. Keep each line a plain declaration a reader would recognise
- * from the doc's prose ("your Express app", "the kit you made with createDcbKit").
+ * What a snippet may take as given: the reader's own objects. Keep each line a plain `declare
+ * const` (or function) a reader would recognise from the doc's prose ("your Express app", "the kit
+ * you made with createDcbKit"), typed with the packages' real types: never a type or an
+ * augmentation a library does not provide (a snippet that needs one declares it itself).
  */
 const SNIPPET_CONTEXTS = {
   // The kit, made once with createDcbKit (docs/configuration.md).
@@ -74,33 +84,9 @@ declare const mailer: {
   // A running sandbox emulator and a payment made against it.
   sandbox: `declare const sandbox: import('@dcbkit/sandbox').Sandbox;
 declare const payment: import('@dcbkit/core').Payment;`,
-  // A PostgreSQL pool (pg's Pool, as far as the docs use it).
-  pg: `interface PoolClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
-  release(): void;
-}
-declare const pool: { query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>; connect(): Promise<PoolClient> };
-type Pool = typeof pool;`,
+  // Your PostgreSQL pool (pg's).
+  pg: `declare const pool: import('pg').Pool;`,
 };
-
-/** Types every snippet sees: what an app's own setup adds (express-session's req.session, say). */
-const GLOBAL_PRELUDE = `// Ambient types for the documentation snippets (scripts/check-doc-snippets.mjs).
-declare global {
-  namespace Express {
-    interface Request {
-      /** Your session middleware's data (express-session, say). */
-      session?: { userId?: string };
-    }
-  }
-}
-declare module 'koa' {
-  interface DefaultState {
-    /** The signed-in user, as your authentication middleware sets it. */
-    user?: { id: string };
-  }
-}
-export {};
-`;
 
 /**
  * Each table must have a row (first cell: the name in backticks) for every key of the constant,
@@ -293,7 +279,45 @@ function compilerOptions() {
     },
   );
   if (!parsed) throw new Error(`cannot read ${configPath}`);
-  return { ...parsed.options, noEmit: true, declaration: false, incremental: false, composite: false };
+  // The repository names its global typings (`types: ["node"]`); an app's tsconfig usually does not,
+  // so TypeScript takes every installed @types package, as it does here: a snippet's
+  // `declare module 'express-session'` then augments the typings a reader has installed.
+  const { types: _repositoryTypes, ...options } = parsed.options;
+  return { ...options, noEmit: true, declaration: false, incremental: false, composite: false };
+}
+
+/** Whether a snippet declares types for the whole program (a module augmentation, say). */
+const DECLARES_TYPES = /^\s*declare\s+(module|global)\b/m;
+
+/**
+ * A compiler host that parses each file once for all the programs: the packages' sources and
+ * typings are the same in each, only the snippets differ.
+ */
+function cachingHost(options) {
+  const host = ts.createCompilerHost(options);
+  const parsed = new Map();
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreateNew) => {
+    const cached = parsed.get(fileName);
+    if (cached !== undefined && !shouldCreateNew) return cached;
+    const sourceFile = getSourceFile(fileName, languageVersion, onError, shouldCreateNew);
+    if (sourceFile !== undefined) parsed.set(fileName, sourceFile);
+    return sourceFile;
+  };
+  return host;
+}
+
+/** The program's own diagnostics and those of the given files. */
+function diagnosticsOf(program, fileNames) {
+  return [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...fileNames.flatMap((name) => {
+      const sourceFile = program.getSourceFile(name);
+      if (!sourceFile) return [];
+      return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)];
+    }),
+  ];
 }
 
 function main() {
@@ -305,8 +329,6 @@ function main() {
 
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  const globalsFile = join(workDir, 'globals.d.ts');
-  writeFileSync(globalsFile, GLOBAL_PRELUDE);
 
   /** Snippet module path -> where its code starts in the markdown. */
   const origins = new Map();
@@ -335,28 +357,28 @@ function main() {
     origins.set(resolve(path), { snippet, preludeLines });
   });
 
-  const rootNames = [globalsFile, ...origins.keys()];
   const checkTables = argv.every((arg) => arg.startsWith('--'));
   const tableSources = checkTables ? REFERENCE_TABLES.map(({ source }) => join(root, source)) : [];
-  const program = ts.createProgram({
-    rootNames: [...rootNames, ...tableSources],
-    options: compilerOptions(),
-  });
-  const diagnostics = [
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...rootNames.flatMap((name) => {
-      const sourceFile = program.getSourceFile(name);
-      if (!sourceFile) return [];
-      return [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)];
-    }),
-  ];
+  const options = compilerOptions();
+  const host = cachingHost(options);
+  const snippetFiles = [...origins.keys()];
+  const declaringTypes = snippetFiles.filter((path) => DECLARES_TYPES.test(origins.get(path).snippet.code));
+  const shared = snippetFiles.filter((path) => !declaringTypes.includes(path));
+  const program = ts.createProgram({ rootNames: [...shared, ...tableSources], options, host });
+  const diagnostics = diagnosticsOf(program, shared);
+  let previous = program;
+  for (const path of declaringTypes) {
+    const alone = ts.createProgram({ rootNames: [path], options, host, oldProgram: previous });
+    diagnostics.push(...diagnosticsOf(alone, [path]));
+    previous = alone;
+  }
 
   for (const diagnostic of diagnostics) {
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n    ');
     const origin = diagnostic.file ? origins.get(resolve(diagnostic.file.fileName)) : undefined;
     if (!diagnostic.file || diagnostic.start === undefined) {
-      problems.push(`TS${diagnostic.code}: ${message}`);
+      const problem = `TS${diagnostic.code}: ${message}`;
+      if (!problems.includes(problem)) problems.push(problem);
       continue;
     }
     const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);

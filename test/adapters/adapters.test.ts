@@ -4,6 +4,7 @@ import type { Sandbox } from '@dcbkit/sandbox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { payOnCheckout } from '../support/checkout-driver.js';
+import { expectEveryEntitlementExplained } from '../support/explain-every.js';
 import { listen, type RunningServer } from '../support/listen.js';
 import { APP_VARIANTS, accountHeader, type BodyParsing } from '../support/partner-apps.js';
 import { createPartnerKit, type PartnerKit } from '../support/partner-kit.js';
@@ -16,6 +17,7 @@ interface Running {
 
 let running: Running | undefined;
 afterEach(async () => {
+  if (running) await expectEveryEntitlementExplained(running.kit);
   await running?.app.close();
   await running?.sandbox.close();
   running = undefined;

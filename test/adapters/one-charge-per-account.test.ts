@@ -4,6 +4,7 @@ import { CheckoutBrowser } from '@dcbkit/sandbox/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { payOnCheckout } from '../support/checkout-driver.js';
+import { expectEveryEntitlementExplained } from '../support/explain-every.js';
 import { listen, type RunningServer } from '../support/listen.js';
 import { APP_VARIANTS, accountHeader } from '../support/partner-apps.js';
 import { createPartnerKit, type PartnerKit } from '../support/partner-kit.js';
@@ -19,6 +20,7 @@ interface Running {
 
 let running: Running | undefined;
 afterEach(async () => {
+  if (running) await expectEveryEntitlementExplained(running.kit);
   await running?.app.close();
   await running?.sandbox.close();
   running = undefined;

@@ -3,6 +3,7 @@ import { signWebhook } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
+import { expectEveryEntitlementExplained } from '../support/explain-every.js';
 import { listen, type RunningServer } from '../support/listen.js';
 import { APP_VARIANTS } from '../support/partner-apps.js';
 import { createPartnerKit } from '../support/partner-kit.js';
@@ -65,6 +66,7 @@ describe.each(APP_VARIANTS)('$name: same-instant events in any order', (variant)
     listener = variant.build(kit, 'none');
   });
   afterAll(async () => {
+    expect(await expectEveryEntitlementExplained(kit)).toBe(ORDERS.length);
     await app.close();
     await sandbox.close();
   });

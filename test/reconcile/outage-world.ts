@@ -30,9 +30,9 @@ export interface OutageWorld {
 }
 
 export async function startOutageWorld(
-  options: { client?: Partial<CreateClientOptions>; kit?: Partial<DcbKitConfig> } = {},
+  options: { client?: Partial<CreateClientOptions>; kit?: Partial<DcbKitConfig>; sandboxStart?: string } = {},
 ): Promise<OutageWorld> {
-  const sandbox = await startTestSandbox();
+  const sandbox = await startTestSandbox(options.sandboxStart ? { start: options.sandboxStart } : {});
   const granted: AccessContext[] = [];
   const revoked: AccessContext[] = [];
   const world = { receiverUp: true } as OutageWorld;

@@ -20,9 +20,20 @@ export type BodyParsing = 'none' | 'kept' | 'discarded';
 /** The app's own error handler (Express `(err, req, res, next)`, a Koa try/catch): it answers 500 `{ appError: code }`. */
 export type AppErrorSink = (error: unknown) => void;
 
+/**
+ * How the app mounts the state-changing routes: on POST, as the docs say, or on every method
+ * (`app.all`, `router.all`), which must not let a GET change anything.
+ */
+export type Mounting = 'post' | 'any_method';
+
 export interface AppVariant {
   name: string;
-  build(kit: PartnerKit, bodyParsing: BodyParsing, onAppError?: AppErrorSink): RequestListener;
+  build(
+    kit: PartnerKit,
+    bodyParsing: BodyParsing,
+    onAppError?: AppErrorSink,
+    mounting?: Mounting,
+  ): RequestListener;
 }
 
 function appErrorBody(error: unknown): { appError: unknown } {
@@ -30,11 +41,13 @@ function appErrorBody(error: unknown): { appError: unknown } {
 }
 
 const accountHeader = 'x-account';
+/** The test's stand-in for a session id (express-session's `req.sessionID`). */
+const sessionHeader = 'x-session';
 
 function expressVariant(name: string, express: typeof Express): AppVariant {
   return {
     name,
-    build(kit, bodyParsing, onAppError) {
+    build(kit, bodyParsing, onAppError, mounting = 'post') {
       const app = express();
       if (bodyParsing === 'kept') {
         app.use(
@@ -49,13 +62,15 @@ function expressVariant(name: string, express: typeof Express): AppVariant {
       const dcb = createExpressRoutes({
         routes: kit.routes,
         signedInAccount: (req) => req.get(accountHeader),
+        sessionId: (req) => req.get(sessionHeader),
       });
+      const changing = mounting === 'post' ? app.post.bind(app) : app.all.bind(app);
       app.post('/webhooks/dcb', createExpressWebhook(kit.webhooks));
-      app.post('/checkout', dcb.checkout());
+      changing('/checkout', dcb.checkout());
       app.get('/return', dcb.returnPage());
-      app.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
-      app.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
-      app.post('/payments/:paymentUid/cancel', dcb.cancelPayment());
+      changing('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+      changing('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+      changing('/payments/:paymentUid/cancel', dcb.cancelPayment());
       app.get('/premium', dcb.requireAccess('prod_premium'), (_req, res) => {
         res.send('premium content');
       });
@@ -80,7 +95,7 @@ async function readText(req: IncomingMessage): Promise<string> {
 function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
   return {
     name,
-    build(kit, bodyParsing, onAppError) {
+    build(kit, bodyParsing, onAppError, mounting = 'post') {
       const app = new KoaApp();
       app.use(async (ctx, next) => {
         try {
@@ -104,14 +119,23 @@ function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
       const dcb = createKoaRoutes({
         routes: kit.routes,
         signedInAccount: (ctx) => ctx.get(accountHeader) || undefined,
+        sessionId: (ctx) => ctx.get(sessionHeader) || undefined,
       });
       const router = new Router();
       router.post('/webhooks/dcb', createKoaWebhook(kit.webhooks));
-      router.post('/checkout', dcb.checkout());
+      if (mounting === 'any_method') {
+        // A path-only middleware, no router: every method reaches the route.
+        app.use(async (ctx, next) => (ctx.path === '/checkout' ? dcb.checkout()(ctx, next) : next()));
+        router.all('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+        router.all('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+        router.all('/payments/:paymentUid/cancel', dcb.cancelPayment());
+      } else {
+        router.post('/checkout', dcb.checkout());
+        router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+        router.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
+        router.post('/payments/:paymentUid/cancel', dcb.cancelPayment());
+      }
       router.get('/return', dcb.returnPage());
-      router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
-      router.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
-      router.post('/payments/:paymentUid/cancel', dcb.cancelPayment());
       router.get('/premium', dcb.requireAccess('prod_premium'), (ctx) => {
         ctx.body = 'premium content';
       });
@@ -132,4 +156,4 @@ export const APP_VARIANTS: AppVariant[] = [
   koaVariant('Koa 3', koa3 as typeof Koa),
 ];
 
-export { accountHeader };
+export { accountHeader, sessionHeader };

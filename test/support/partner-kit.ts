@@ -10,7 +10,7 @@ import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 
 /** What a partner app holds: one kit from createDcbKit, and every line it logged. */
 export interface PartnerKit
-  extends Pick<DcbKit, 'store' | 'offers' | 'routes' | 'client' | 'checkConnection'> {
+  extends Pick<DcbKit, 'store' | 'offers' | 'routes' | 'client' | 'checkConnection' | 'explain'> {
   webhooks: DcbKit['webhook'];
   /** Every line the kit logged, message first. */
   logs: string[];
@@ -51,6 +51,7 @@ export function createPartnerKit(
     webhooks: kit.webhook,
     routes: kit.routes,
     checkConnection: kit.checkConnection,
+    explain: kit.explain,
     logs,
   };
 }

@@ -8,12 +8,21 @@
  *    seconds (<= 5 s).
  * 3. Retention: ended payments and settled events are freed after the configured time. Target:
  *    all 100,000 expired payments and 10,000 never-posted events freed, and the heap back down.
+ * 4. Create rate under a steady load past 24 hours of sandbox time (steady-load.ts), when every
+ *    create also forgets an idempotency key, against a sandbox in its first hours. Target: >= 0.9.
  *
  * Measures the built package (pnpm build) over loopback HTTP, as a load test would, with a
  * frozen clock so that only the bench moves time.
  */
-import { createClock, type Sandbox, startSandbox } from '@dcbkit/sandbox';
+import {
+  createClock,
+  defaultSandboxConfig,
+  type Sandbox,
+  type SandboxConfig,
+  startSandbox,
+} from '@dcbkit/sandbox';
 import { collectGarbage, formatCount, formatMs, median, verdict } from './figures.js';
+import { describeSteadyLoad, steadyLoad } from './steady-load.js';
 
 const HELD_SMALL = 1_000;
 const HELD_LARGE = 100_000;
@@ -26,6 +35,7 @@ const ADVANCE_TARGET_MS = 5_000;
 const RETENTION_SECONDS = 3600;
 const EXPIRY_SECONDS = 1800;
 const BUILD_BUDGET_MS = Number(process.env.BENCH_BUILD_BUDGET_MS ?? 240_000);
+const STEADY_TARGET = 0.9;
 
 let serial = 0;
 
@@ -40,6 +50,18 @@ async function token(sandbox: Sandbox): Promise<string> {
     }),
   });
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** The bench's sandbox configuration: no rate limit, payments expire, ended ones are freed. */
+function benchConfig(defaults: SandboxConfig): SandboxConfig {
+  const config = structuredClone(defaults);
+  config.applications = config.applications.map((app) => ({
+    ...app,
+    rateLimit: { requests: 1_000_000_000, windowSeconds: 60 },
+  }));
+  config.payments.expirySeconds = EXPIRY_SECONDS;
+  config.retention = { endedPaymentsSeconds: RETENTION_SECONDS, deliveredEventsSeconds: RETENTION_SECONDS };
+  return config;
 }
 
 async function createOne(sandbox: Sandbox, bearer: string): Promise<string> {
@@ -91,13 +113,7 @@ async function main(): Promise<void> {
   console.log(
     `method: loopback HTTP against the built sandbox, frozen clock; create cost = median over ${ROUNDS} rounds of ${CREATES_PER_ROUND} sequential creates; fill ${CONCURRENCY} in flight`,
   );
-  const config = (await import('@dcbkit/sandbox')).defaultSandboxConfig();
-  config.applications = config.applications.map((app) => ({
-    ...app,
-    rateLimit: { requests: 1_000_000_000, windowSeconds: 60 },
-  }));
-  config.payments.expirySeconds = EXPIRY_SECONDS;
-  config.retention = { endedPaymentsSeconds: RETENTION_SECONDS, deliveredEventsSeconds: RETENTION_SECONDS };
+  const config = benchConfig(defaultSandboxConfig());
   const clock = createClock({ start: '2030-01-01T00:00:00Z', frozen: true });
   const sandbox = await startSandbox({ port: 0, config, clock });
   try {
@@ -163,6 +179,20 @@ async function main(): Promise<void> {
   } finally {
     await sandbox.close();
   }
+
+  // 4. The create rate under a steady load, past the idempotency window.
+  console.log(`steady load: ${describeSteadyLoad()}`);
+  const steady = await steadyLoad({
+    config: benchConfig(defaultSandboxConfig()),
+    rounds: ROUNDS,
+    concurrency: CONCURRENCY,
+    createOne,
+    token,
+  });
+  const wall = median(steady.ratios);
+  console.log(
+    `create rate in its first ${steady.freshHours.toFixed(1)} h: ${formatCount(Math.round(steady.freshPerSecond))}/s  past 24 h (at ${steady.steadyHours.toFixed(1)} h, ${formatCount(steady.steadyCreates)} creates): ${formatCount(Math.round(steady.steadyPerSecond))}/s  ratio ${wall.toFixed(2)} (rounds ${Math.min(...steady.ratios).toFixed(2)}–${Math.max(...steady.ratios).toFixed(2)}; CPU time ${median(steady.cpuRatios).toFixed(2)}) (target >= ${STEADY_TARGET})  ${verdict(wall >= STEADY_TARGET)}`,
+  );
 }
 
 async function countPayments(sandbox: Sandbox): Promise<number> {

@@ -4,6 +4,7 @@
 // '@dcbkit/core/store' for store authors, '@dcbkit/core/schemas' for the zod schemas,
 // '@dcbkit/core/webhooks' for verification alone, '@dcbkit/core/node' for adapter authors.
 
+export { type AccessReason, type AccessReasonCode, accessReason } from './access/access-reason.js';
 export { consumeUnit } from './access/consume-unit.js';
 export type { EntitlementErrorCode } from './access/errors.js';
 export { availableUnits, hasAccess } from './access/has-access.js';
@@ -60,6 +61,13 @@ export {
   type DcbKitConfig,
   type DefaultStore,
 } from './kit/create-dcb-kit.js';
+export type {
+  AccessExplanation,
+  ExplainOptions,
+  ProductExplanation,
+  ServiceView,
+} from './kit/explain.js';
+export type { Readiness, ReadinessCheck } from './kit/readiness.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from './ledger/event-ledger.js';
 export { type MemoryLedgerOptions, memoryLedger } from './ledger/memory-ledger.js';
 export type { ErrorContext, ErrorHook } from './observability/error-reporter.js';
@@ -111,17 +119,28 @@ export type { Metadata, Money } from './schemas/primitives.js';
 export type { Subscription, SubscriptionCancelWhen, SubscriptionStatus } from './schemas/subscription.js';
 export type { PaymentWebhookEvent, WebhookEvent } from './schemas/webhook-event.js';
 export type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './store/entitlement-store.js';
-export { memoryStore } from './store/memory-store.js';
+export type {
+  HistoryDecision,
+  HistoryEntry,
+  HistoryQuery,
+  HistorySource,
+  HistoryStore,
+} from './store/history-store.js';
+export { type MemoryStoreOptions, memoryStore } from './store/memory-store.js';
 export type { PendingPayment, ReconcileStore } from './store/reconcile-store.js';
 export {
+  type BodyProblem,
   type CreateWebhookHandlerOptions,
   createWebhookHandler,
   type WebhookHandler,
   type WebhookRequest,
 } from './webhooks/create-webhook-handler.js';
 export { type SignWebhookOptions, signWebhook } from './webhooks/sign-webhook.js';
+export { signWebhookAsync } from './webhooks/sign-webhook-async.js';
 export { type VerifyWebhookOptions, verifyWebhook } from './webhooks/verify-webhook.js';
+export { verifyWebhookAsync } from './webhooks/verify-webhook-async.js';
 export type { WebhookOutcome } from './webhooks/webhook-answers.js';
+export type { DeliveryOutcome, WebhookHealth } from './webhooks/webhook-health.js';
 export {
   type WebhookVerificationCode,
   WebhookVerificationError,

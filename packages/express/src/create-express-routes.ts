@@ -7,6 +7,13 @@ export interface ExpressRoutesOptions {
   routes: PartnerRoutes;
   /** The signed-in account of a request (your session's user id), or undefined. */
   signedInAccount: (req: Request) => string | undefined | Promise<string | undefined>;
+  /**
+   * The id of the browser's session, when your app has one (express-session's `req.sessionID`, or
+   * a random value you keep in the session at sign-in): form tokens are then bound to the session
+   * as well as the account, so one copied from another session is refused. Pass the same id to
+   * `routes.formToken(accountKey, sessionId)`.
+   */
+  sessionId?: (req: Request) => string | undefined;
   /** Render a view yourself (HTML pages); default: the view as JSON. */
   render?: (view: RouteView, req: Request, res: Response) => void | Promise<void>;
   /**
@@ -39,10 +46,10 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
     (action: PartnerAction): RequestHandler =>
     (req, res, next) => {
       const sources = { req, query: req.query, parsedBody: req.body, params: req.params };
-      runPartnerRoute(action, options.signedInAccount(req), sources)
-        .then(({ answer, view, refusal }) => {
+      runPartnerRoute(action, options.signedInAccount(req), { ...sources, session: options.sessionId?.(req) })
+        .then(({ answer, view, refusal, refusalHeaders }) => {
           if (view && render) return render(view, req, res);
-          if (refusal && renderError) return renderError(refusal, req, res);
+          if (refusal && renderError) return renderError(refusal, req, res.set(refusalHeaders ?? {}));
           return writeAnswer(res, answer);
         })
         .catch(next);

@@ -7,6 +7,13 @@ export interface KoaRoutesOptions {
   routes: PartnerRoutes;
   /** The signed-in account of a request (your session's user id), or undefined. */
   signedInAccount: (ctx: Context) => string | undefined | Promise<string | undefined>;
+  /**
+   * The id of the browser's session, when your app has one (express-session's `req.sessionID`, or
+   * a random value you keep in the session at sign-in): form tokens are then bound to the session
+   * as well as the account, so one copied from another session is refused. Pass the same id to
+   * `routes.formToken(accountKey, sessionId)`.
+   */
+  sessionId?: (ctx: Context) => string | undefined;
   /** Render a view yourself (HTML pages); default: the view as JSON. */
   render?: (view: RouteView, ctx: Context) => void | Promise<void>;
   /**
@@ -42,10 +49,17 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
       const params = (ctx as Context & { params?: Record<string, string> }).params;
       const parsedBody = (ctx.request as { body?: unknown }).body;
       const sources = { req: ctx.req, query: ctx.query, parsedBody, params };
-      const { answer, view, refusal } = await runPartnerRoute(action, options.signedInAccount(ctx), sources);
+      const session = options.sessionId?.(ctx);
+      const { answer, view, refusal, refusalHeaders } = await runPartnerRoute(
+        action,
+        options.signedInAccount(ctx),
+        { ...sources, session },
+      );
       if (view && render) await render(view, ctx);
-      else if (refusal && renderError) await renderError(refusal, ctx);
-      else writeAnswer(ctx, answer);
+      else if (refusal && renderError) {
+        ctx.set(refusalHeaders ?? {});
+        await renderError(refusal, ctx);
+      } else writeAnswer(ctx, answer);
     };
 
   return {

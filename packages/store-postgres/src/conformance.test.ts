@@ -1,4 +1,9 @@
-import { runLedgerConformance, runReconcileConformance, runStoreConformance } from '@dcbkit/core/store';
+import {
+  runHistoryConformance,
+  runLedgerConformance,
+  runReconcileConformance,
+  runStoreConformance,
+} from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { SqlStore } from './connect/create-sql-store.js';
@@ -24,6 +29,7 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
 
   runStoreConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runReconcileConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runHistoryConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => shortLease.ledger, {
     name: 'postgresStore, short lease',
@@ -44,5 +50,6 @@ describe('on PGlite', () => {
 
   runStoreConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runReconcileConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runHistoryConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });
 });

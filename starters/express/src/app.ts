@@ -5,19 +5,22 @@ import { fileURLToPath } from 'node:url';
 import { createExpressRoutes, createExpressWebhook } from '@dcbkit/express';
 import type { Sandbox } from '@dcbkit/sandbox';
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { type Billing, startBilling, WEBHOOK_PATH } from './billing.js';
 import { readShopConfig, type ShopConfig } from './config.js';
 import { createLogger, type ShopLogger } from './logger.js';
+import { type OperatorAccess, operatorAccessOf } from './ops/operator-password.js';
+import { requestLog } from './request-log.js';
 import { accountRoutes } from './routes/account.js';
 import { accountKeyOf, authRoutes } from './routes/auth.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { healthRoutes } from './routes/health.js';
 import { renderKitError, renderKitView } from './routes/kit-views.js';
 import { languageRoutes } from './routes/language.js';
 import { offersRoutes } from './routes/offers.js';
+import { opsRoutes } from './routes/ops.js';
 import { premiumRoutes } from './routes/premium.js';
 import { securityHeaders } from './security.js';
-import { sessionMiddleware } from './session.js';
+import { sessionMiddleware, signInIdOf } from './session.js';
 import { createViews } from './views.js';
 
 export interface ShopAppOptions {
@@ -27,6 +30,8 @@ export interface ShopAppOptions {
   sessionSecret: string;
   trustProxy: number;
   logger: ShopLogger;
+  /** The operations view's password (/ops); undefined turns the view off. */
+  operatorAccess?: OperatorAccess | undefined;
 }
 
 /** The Express app: every page and route of the shop, over a running billing environment. */
@@ -36,6 +41,7 @@ export function createShopApp({
   sessionSecret,
   trustProxy,
   logger,
+  operatorAccess,
 }: ShopAppOptions): Express {
   const { kit, checkoutBaseUrl } = billing;
   const publicOrigin = new URL(publicUrl).origin;
@@ -47,7 +53,9 @@ export function createShopApp({
   // Behind a proxy that terminates TLS, req.secure (and so the Secure cookie) needs this.
   if (trustProxy > 0) app.set('trust proxy', trustProxy);
 
-  app.use(pinoHttp({ logger }));
+  // The load balancer's probes come first: no log line, no session, no sign-in.
+  app.use(healthRoutes({ kit, logger }));
+  app.use(requestLog(logger));
   // The webhook reads the raw body to check its signature: it goes before any body parser.
   app.post(WEBHOOK_PATH, createExpressWebhook(kit.webhook));
 
@@ -59,6 +67,7 @@ export function createShopApp({
   const dcb = createExpressRoutes({
     routes: kit.routes,
     signedInAccount: accountKeyOf,
+    sessionId: signInIdOf,
     render: renderKitView(views),
     renderError: renderKitError(views),
     offersPage: '/',
@@ -70,6 +79,15 @@ export function createShopApp({
   app.use(checkoutRoutes({ dcb }));
   app.use(accountRoutes({ kit, dcb, views }));
   app.use(premiumRoutes({ dcb, views }));
+  app.use(
+    opsRoutes({
+      kit,
+      views,
+      reconciler: billing.reconciler,
+      shopOrigin: publicOrigin,
+      access: operatorAccess,
+    }),
+  );
 
   app.use((req, res) => views.render(req, res, 'error', { kind: 'error.notFound' }, 404));
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
@@ -99,6 +117,10 @@ export interface RunningShop {
   config: ShopConfig;
   /** Words for the startup line. */
   description: string;
+  /** The operations view's password, or undefined when the view is off (no OPERATOR_PASSWORD on the real service). */
+  operatorAccess: OperatorAccess | undefined;
+  /** Minutes between reconciliation runs; 0: off. */
+  reconcileEveryMinutes: number;
   close(): Promise<void>;
 }
 
@@ -128,7 +150,15 @@ export async function startShop(options: StartShopOptions = {}): Promise<Running
   const publicUrl = config.mode === 'service' && config.dcb.returnUrl ? config.dcb.returnUrl : url;
   // On the embedded sandbox a session secret may be left out: a random one per run.
   const sessionSecret = config.sessionSecret ?? randomBytes(32).toString('base64url');
-  const app = createShopApp({ billing, publicUrl, sessionSecret, trustProxy: config.trustProxy, logger });
+  const operatorAccess = operatorAccessOf(config);
+  const app = createShopApp({
+    billing,
+    publicUrl,
+    sessionSecret,
+    trustProxy: config.trustProxy,
+    logger,
+    operatorAccess,
+  });
   server.on('request', app);
 
   return {
@@ -136,6 +166,8 @@ export async function startShop(options: StartShopOptions = {}): Promise<Running
     sandbox: billing.sandbox,
     config,
     description: billing.description,
+    operatorAccess,
+    reconcileEveryMinutes: billing.reconciler.everyMinutes,
     async close() {
       await closeServer(server);
       await billing.close();

@@ -3,6 +3,7 @@ import { type Sandbox, startSandbox } from '@dcbkit/sandbox';
 import type { ShopConfig } from './config.js';
 import type { ShopLogger } from './logger.js';
 import { OFFERS } from './offers.js';
+import { type ShopReconciler, startShopReconciler } from './reconciler.js';
 import { openStore } from './store.js';
 
 /** The kit, and what the pages need to know about the billing environment. */
@@ -14,6 +15,9 @@ export interface Billing {
   sandbox: Sandbox | undefined;
   /** Words for the startup line: which environment, which store. */
   description: string;
+  /** Reconciliation every RECONCILE_EVERY_MINUTES, and its last runs for the operations view. */
+  reconciler: ShopReconciler;
+  /** Stops the reconciler, then closes the store (and the embedded sandbox). */
   close(): Promise<void>;
 }
 
@@ -56,12 +60,15 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
       });
       await kit.checkConnection();
       const running = sandbox;
+      const reconciler = startShopReconciler(kit, config.reconcileEveryMinutes);
       return {
         kit,
         checkoutBaseUrl: sandbox.checkoutBaseUrl,
         sandbox,
         description: 'the embedded sandbox (no money moves), entitlements in memory',
+        reconciler,
         close: async () => {
+          await reconciler.stop();
           await running.close();
           await shopStore.close();
         },
@@ -84,12 +91,17 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
       // serve anyway, the billing routes answer 502 until it is back.
       if (isDcbError(error, 'token_refused') || isDcbError(error, 'wrong_base_url')) throw error;
     }
+    const reconciler = startShopReconciler(kit, config.reconcileEveryMinutes);
     return {
       kit,
       checkoutBaseUrl: dcb.checkoutBaseUrl,
       sandbox: undefined,
       description: `the service's ${dcb.client.environment} environment, entitlements in ${shopStore.description}`,
-      close: () => shopStore.close(),
+      reconciler,
+      close: async () => {
+        await reconciler.stop();
+        await shopStore.close();
+      },
     };
   } catch (error) {
     await sandbox?.close();

@@ -5,10 +5,14 @@ import type { Request, RequestHandler } from 'express';
 export interface ShopSession {
   /** The signed-in (demo) account. */
   accountId?: string;
+  /** Random per sign-in: the kit binds form tokens to it, so a token from another sign-in is refused. */
+  signInId?: string;
   /** The language chosen with the switcher. */
   lang?: string;
   /** A one-time notice for the next page, e.g. after a cancellation. */
   notice?: { key: string; values?: Record<string, string> };
+  /** The operations view's own sign-in (ops/operator-session.ts), apart from the demo account's. */
+  operator?: { id: string; since: number };
 }
 
 export interface SessionOptions {
@@ -53,4 +57,9 @@ export function takeNotice(req: Request): ShopSession['notice'] {
   const { notice } = sessionOf(req);
   if (notice !== undefined && req.session) delete req.session.notice;
   return notice;
+}
+
+/** This sign-in's id (the adapter's `sessionId`): the kit binds form tokens to it. */
+export function signInIdOf(req: Request): string | undefined {
+  return sessionOf(req).signInId;
 }

@@ -1,11 +1,11 @@
-import type { EntitlementStore, EventLedger, ReconcileStore } from '@dcbkit/core';
+import type { EntitlementStore, EventLedger, HistoryStore, ReconcileStore } from '@dcbkit/core';
 import { pgliteStore, postgresStore } from '@dcbkit/store-postgres';
 import type { ShopConfig } from './config.js';
 
 /** Where entitlements and processed events live, and how to let go of it at shutdown. */
 export interface ShopStore {
   /** Undefined: the kit's memory store and ledger. */
-  store: (EntitlementStore & ReconcileStore) | undefined;
+  store: (EntitlementStore & ReconcileStore & HistoryStore) | undefined;
   ledger: EventLedger | undefined;
   /** A few words for the startup line. */
   description: string;

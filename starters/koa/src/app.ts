@@ -9,16 +9,19 @@ import Koa from 'koa';
 import { type Billing, startBilling, WEBHOOK_PATH } from './billing.js';
 import { readShopConfig, type ShopConfig } from './config.js';
 import { createLogger, type ShopLogger } from './logger.js';
+import { type OperatorAccess, operatorAccessOf } from './ops/operator-password.js';
 import { requestLog } from './request-log.js';
 import { accountRoutes } from './routes/account.js';
 import { accountKeyOf, authRoutes } from './routes/auth.js';
 import { checkoutRoutes } from './routes/checkout.js';
+import { healthRoutes } from './routes/health.js';
 import { renderKitError, renderKitView } from './routes/kit-views.js';
 import { languageRoutes } from './routes/language.js';
 import { offersRoutes } from './routes/offers.js';
+import { opsRoutes } from './routes/ops.js';
 import { premiumRoutes } from './routes/premium.js';
 import { securityHeaders } from './security.js';
-import { sessionMiddleware } from './session.js';
+import { sessionMiddleware, signInIdOf } from './session.js';
 import { staticFiles } from './static-files.js';
 import { createViews } from './views.js';
 
@@ -29,6 +32,8 @@ export interface ShopAppOptions {
   sessionSecret: string;
   trustProxy: number;
   logger: ShopLogger;
+  /** The operations view's password (/ops); undefined turns the view off. */
+  operatorAccess?: OperatorAccess | undefined;
 }
 
 /** The Koa app: every page and route of the shop, over a running billing environment. */
@@ -38,6 +43,7 @@ export function createShopApp({
   sessionSecret,
   trustProxy,
   logger,
+  operatorAccess,
 }: ShopAppOptions): Koa {
   const { kit, checkoutBaseUrl } = billing;
   const publicOrigin = new URL(publicUrl).origin;
@@ -53,6 +59,8 @@ export function createShopApp({
   // Errors the handler below cannot catch (a broken socket, say) go to the log, not to stderr.
   app.on('error', (error: unknown) => logger.error({ err: error }, 'request failed'));
 
+  // The load balancer's probes come first: no log line, no session, no sign-in.
+  app.use(healthRoutes({ kit, logger }).routes());
   app.use(requestLog(logger));
   app.use(async (ctx, next) => {
     try {
@@ -79,6 +87,7 @@ export function createShopApp({
   const dcb = createKoaRoutes({
     routes: kit.routes,
     signedInAccount: accountKeyOf,
+    sessionId: signInIdOf,
     render: renderKitView(views),
     renderError: renderKitError(views),
     offersPage: '/',
@@ -94,6 +103,16 @@ export function createShopApp({
   ]) {
     app.use(router.routes());
   }
+  app.use(
+    opsRoutes({
+      kit,
+      views,
+      reconciler: billing.reconciler,
+      shopOrigin: publicOrigin,
+      access: operatorAccess,
+      logger,
+    }).routes(),
+  );
 
   // No route answered: a page in the visitor's language rather than Koa's plain "Not Found".
   app.use((ctx) => views.render(ctx, 'error', { kind: 'error.notFound' }, 404));
@@ -117,6 +136,10 @@ export interface RunningShop {
   config: ShopConfig;
   /** Words for the startup line. */
   description: string;
+  /** The operations view's password, or undefined when the view is off (no OPERATOR_PASSWORD on the real service). */
+  operatorAccess: OperatorAccess | undefined;
+  /** Minutes between reconciliation runs; 0: off. */
+  reconcileEveryMinutes: number;
   close(): Promise<void>;
 }
 
@@ -146,7 +169,15 @@ export async function startShop(options: StartShopOptions = {}): Promise<Running
   const publicUrl = config.mode === 'service' && config.dcb.returnUrl ? config.dcb.returnUrl : url;
   // On the embedded sandbox a session secret may be left out: a random one per run.
   const sessionSecret = config.sessionSecret ?? randomBytes(32).toString('base64url');
-  const app = createShopApp({ billing, publicUrl, sessionSecret, trustProxy: config.trustProxy, logger });
+  const operatorAccess = operatorAccessOf(config);
+  const app = createShopApp({
+    billing,
+    publicUrl,
+    sessionSecret,
+    trustProxy: config.trustProxy,
+    logger,
+    operatorAccess,
+  });
   server.on('request', app.callback());
 
   return {
@@ -154,6 +185,8 @@ export async function startShop(options: StartShopOptions = {}): Promise<Running
     sandbox: billing.sandbox,
     config,
     description: billing.description,
+    operatorAccess,
+    reconcileEveryMinutes: billing.reconciler.everyMinutes,
     async close() {
       await closeServer(server);
       await billing.close();

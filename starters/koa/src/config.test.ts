@@ -46,6 +46,26 @@ describe('readShopConfig', () => {
     expect(message).not.toContain('client-secret');
   });
 
+  it('reconciles every 15 minutes unless RECONCILE_EVERY_MINUTES says otherwise; 0 turns it off', () => {
+    expect(readShopConfig({}).reconcileEveryMinutes).toBe(15);
+    expect(readShopConfig({ RECONCILE_EVERY_MINUTES: '0' }).reconcileEveryMinutes).toBe(0);
+    expect(readShopConfig({ ...SERVICE_ENV, RECONCILE_EVERY_MINUTES: '60' }).reconcileEveryMinutes).toBe(60);
+    for (const value of ['soon', '-1', '1.5', '100000']) {
+      expect(() => readShopConfig({ RECONCILE_EVERY_MINUTES: value })).toThrow(
+        /RECONCILE_EVERY_MINUTES must be a whole number of minutes from 0 \(off\) to 1440/,
+      );
+    }
+  });
+
+  it('takes OPERATOR_PASSWORD for the operations view, and refuses a short one', () => {
+    expect(readShopConfig({}).operatorPassword).toBeUndefined();
+    const password = 'an-operator-password-for-tests';
+    expect(readShopConfig({ ...SERVICE_ENV, OPERATOR_PASSWORD: password }).operatorPassword).toBe(password);
+    expect(() => readShopConfig({ OPERATOR_PASSWORD: 'short' })).toThrow(
+      /OPERATOR_PASSWORD must be at least 16 characters/,
+    );
+  });
+
   it('refuses a short session secret', () => {
     expect(() => readShopConfig({ ...SERVICE_ENV, SESSION_SECRET: 'short' })).toThrow(
       /at least 32 characters/,

@@ -18,6 +18,13 @@ interface CommonConfig {
   trustProxy: number;
   /** LOG_LEVEL: pino's level. */
   logLevel: string;
+  /** RECONCILE_EVERY_MINUTES: minutes between reconciliation runs (default 15); 0 turns the reconciler off. */
+  reconcileEveryMinutes: number;
+  /**
+   * OPERATOR_PASSWORD: the operations view's password (/ops). Unset: a random one per run on the
+   * embedded sandbox, printed at start; no operations view on the real service.
+   */
+  operatorPassword: string | undefined;
 }
 
 export interface EmbeddedSandboxConfig extends CommonConfig {
@@ -51,6 +58,10 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** A session secret shorter than this is easy to guess: koa-session signs with HMAC-SHA1 (Keygrip). */
 const MIN_SESSION_SECRET_LENGTH = 32;
+/** The operations view can change entitlements: its password must not be one a guess finds. */
+const MIN_OPERATOR_PASSWORD_LENGTH = 16;
+/** A day: longer waits overflow Node's timers (about 24.8 days), and a day is already rarely enough. */
+const MAX_RECONCILE_MINUTES = 1440;
 
 export function readShopConfig(env: Env): ShopConfig {
   const problems: string[] = [];
@@ -59,7 +70,15 @@ export function readShopConfig(env: Env): ShopConfig {
     host: env.HOST?.trim() || '127.0.0.1',
     trustProxy: readCount('TRUST_PROXY', env.TRUST_PROXY, problems),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
+    reconcileEveryMinutes: readReconcileMinutes(env.RECONCILE_EVERY_MINUTES, problems),
+    operatorPassword: env.OPERATOR_PASSWORD?.trim() || undefined,
   };
+  if (
+    common.operatorPassword !== undefined &&
+    common.operatorPassword.length < MIN_OPERATOR_PASSWORD_LENGTH
+  ) {
+    problems.push(`OPERATOR_PASSWORD must be at least ${MIN_OPERATOR_PASSWORD_LENGTH} characters long.`);
+  }
   const sessionSecret = env.SESSION_SECRET?.trim() || undefined;
   if (sessionSecret !== undefined && sessionSecret.length < MIN_SESSION_SECRET_LENGTH) {
     problems.push(`SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long.`);
@@ -107,6 +126,18 @@ function readPort(value: string | undefined, problems: string[]): number {
     return 3000;
   }
   return port;
+}
+
+function readReconcileMinutes(value: string | undefined, problems: string[]): number {
+  if (value === undefined || value.trim() === '') return 15;
+  const minutes = Number(value);
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_RECONCILE_MINUTES) {
+    problems.push(
+      `RECONCILE_EVERY_MINUTES must be a whole number of minutes from 0 (off) to ${MAX_RECONCILE_MINUTES}; it is "${value}".`,
+    );
+    return 15;
+  }
+  return minutes;
 }
 
 function readCount(name: string, value: string | undefined, problems: string[]): number {

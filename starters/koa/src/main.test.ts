@@ -65,6 +65,9 @@ describe('pnpm start on the embedded sandbox', () => {
       expect(out).toMatch(/Shop running at http:\/\/127\.0\.0\.1:\d+/);
       expect(out).toMatch(/sandbox: http:\/\/127\.0\.0\.1:\d+\/sandbox/);
       expect(out).toMatch(/SMS inbox: http:\/\/127\.0\.0\.1:\d+\/sandbox\/inbox/);
+      // The operations view, with the password made for this run, and the reconciler.
+      expect(out).toMatch(/operations: http:\/\/127\.0\.0\.1:\d+\/ops \(password for this run: [\w-]{24}\)/);
+      expect(out).toContain('reconciliation: every 15 minutes');
     } finally {
       child.kill('SIGTERM');
     }

@@ -6,10 +6,14 @@ import createSession from 'koa-session';
 export interface ShopSession {
   /** The signed-in (demo) account. */
   accountId?: string;
+  /** Random per sign-in: the kit binds form tokens to it, so a token from another sign-in is refused. */
+  signInId?: string;
   /** The language chosen with the switcher. */
   lang?: string;
   /** A one-time notice for the next page, e.g. after a cancellation. */
   notice?: { key: string; values?: Record<string, string> };
+  /** The operations view's own sign-in (ops/operator-session.ts), apart from the demo account's. */
+  operator?: { id: string; since: number };
 }
 
 export interface SessionOptions {
@@ -65,4 +69,9 @@ export function takeNotice(ctx: Context): ShopSession['notice'] {
   const notice = session?.notice;
   if (notice !== undefined && session) delete session.notice;
   return notice;
+}
+
+/** This sign-in's id (the adapter's `sessionId`): the kit binds form tokens to it. */
+export function signInIdOf(ctx: Context): string | undefined {
+  return sessionOf(ctx).signInId;
 }

@@ -14,7 +14,7 @@ import {
   translator,
 } from './i18n.js';
 import { SHOP_TIME_ZONE } from './offers.js';
-import { sessionOf, takeNotice } from './session.js';
+import { sessionOf, signInIdOf, takeNotice } from './session.js';
 
 // autoEscape: every <%= value %> is HTML-escaped. The templates use <%~ %> (raw) only for the
 // layout's body and included partials, which are themselves escaped templates.
@@ -74,7 +74,7 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
       notice: undefined,
       formToken: () => {
         if (!account) throw new Error('formToken needs a signed-in account');
-        return kit.routes.formToken(account.id);
+        return kit.routes.formToken(account.id, signInIdOf(ctx));
       },
       offerName: (offer) => {
         if (!offer) return '';

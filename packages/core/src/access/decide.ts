@@ -35,7 +35,7 @@ export interface DecideOptions {
   confirmedStatus?: EntitlementStatus;
   /**
    * Which of the event's facts (see `factsOf`) the store already holds for this entitlement, as
-   * `store.update` tells its change: a unit is counted only for an order not yet known.
+   * `store.update` tells its change: a unit is counted only when neither its order nor its payment is known.
    */
   known?: KnownFacts;
 }
@@ -224,7 +224,9 @@ function applyChange(
 ): Entitlement {
   const held = current ?? blank(key, offer);
   const known = options.known ?? NO_KNOWN_FACTS;
-  const newUnit = change.unitOrderId !== undefined && !known.unitOrderId;
+  // Neither the order nor the payment seen before: a read without the orderId and the webhook
+  // with it (or the reverse) name one purchase differently, and it counts once.
+  const newUnit = change.unitOrderId !== undefined && !known.unitOrderId && !known.paymentUid;
   const claim = claimOf(event, held, offer, change, options.source ?? 'event');
   const wins = current === undefined || claimWins(claim, heldClaim(held), options.confirmedStatus);
   const status = wins ? claim : heldClaim(held);

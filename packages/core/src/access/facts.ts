@@ -9,7 +9,7 @@ export interface EntitlementFacts {
    * payment belongs to one entitlement: one already recorded for another stays with that one.
    */
   readonly paymentUid?: string | undefined;
-  /** CONSUMABLE: the order a unit was bought by. The rules count a unit only for an order not yet known. */
+  /** CONSUMABLE: the order a unit was bought by. The rules count a unit only when neither its order nor its payment is known. */
   readonly unitOrderId?: string | undefined;
 }
 

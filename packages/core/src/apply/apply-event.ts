@@ -37,6 +37,10 @@ export type ApplyOutcome =
       entitlement: Entitlement | undefined;
       /** Set when `confirm` threw: the tie rule decided instead. Report it; the event was applied. */
       confirmError?: unknown;
+      /** False for the events that change no access (payment.failed…): nothing was decided. */
+      changesAccess: boolean;
+      /** True when a same-instant tie with the held status was settled by the read of `confirm`. */
+      tieSettled: boolean;
     }
   | { outcome: 'unknown_offer'; offerUid: string | undefined }
   | { outcome: 'unmatched' };
@@ -46,7 +50,14 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   if (accessEffectOf(event.event) === 'none') {
     const target = await locate(event, context);
     const entitlement = target && (await store.get(target.accountKey, target.productUid));
-    return { outcome: 'applied', accountKey: target?.accountKey, previous: entitlement, entitlement };
+    return {
+      outcome: 'applied',
+      accountKey: target?.accountKey,
+      previous: entitlement,
+      entitlement,
+      changesAccess: false,
+      tieSettled: false,
+    };
   }
   const eventOffer = event.offerUid === undefined ? undefined : offers.get(event.offerUid);
   if (event.offerUid !== undefined && eventOffer === undefined) {
@@ -57,10 +68,11 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   // A unit is bought only by payment.succeeded, which always names its offer.
   const facts = eventOffer === undefined ? { paymentUid: event.paymentUid } : factsOf(event, eventOffer);
   // Filled in by the change, which the store may run more than once: the last run is the one committed.
-  const seen: { offerUid: string | undefined; offerKnown: boolean; tie: boolean } = {
+  const seen: { offerUid: string | undefined; offerKnown: boolean; tie: boolean; unmatched: boolean } = {
     offerUid: undefined,
     offerKnown: true,
     tie: false,
+    unmatched: false,
   };
   // `confirmation` undefined: a same-instant tie is not settled here but reported (seen.tie), and
   // nothing is written; the read that settles it then runs once, only for such a tie.
@@ -72,7 +84,11 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
         const offerUid = event.offerUid ?? current?.offerUid;
         const offer = offerUid === undefined ? undefined : offers.get(offerUid);
         seen.offerUid = offerUid;
-        seen.offerKnown = offer !== undefined;
+        // Named by its metadata, but neither the event nor a held entitlement says which offer:
+        // it overtook the payment that creates the entitlement, so it waits for a retry like any
+        // other early event (answering 200 would lose an early revocation for good).
+        seen.unmatched = offerUid === undefined;
+        seen.offerKnown = offer !== undefined || seen.unmatched;
         seen.tie = false;
         if (offer === undefined) return undefined;
         if (confirmation === undefined && tiesWithHeld(event, current, offer)) {
@@ -86,19 +102,32 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   const wantsConfirmation = context.confirm !== undefined && event.subscriptionUid !== undefined;
   let update = await apply(wantsConfirmation ? undefined : {});
   let confirmError: unknown;
+  let tieSettled = false;
   if (seen.tie) {
     const confirmation = await confirmTie(event, context);
     confirmError = confirmation.error;
+    tieSettled = confirmation.status !== undefined;
     update = await apply(confirmation);
   }
+  if (seen.unmatched) return { outcome: 'unmatched' };
   if (!seen.offerKnown) return { outcome: 'unknown_offer', offerUid: seen.offerUid };
   return {
     outcome: 'applied',
     accountKey: target.accountKey,
     previous: update.previous,
     entitlement: update.next,
+    changesAccess: true,
+    tieSettled,
     ...(confirmError !== undefined ? { confirmError } : {}),
   };
+}
+
+/** The entitlement an event is about, when one can be named (for history of a duplicate delivery, say). */
+export function entitlementKeyOfEvent(
+  event: WebhookEvent,
+  context: ApplyContext,
+): Promise<EntitlementKey | undefined> {
+  return locate(event, context);
 }
 
 /**

@@ -2,6 +2,8 @@ import { decide } from '../access/decide.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { EntitlementStore, EntitlementUpdate } from '../store/entitlement-store.js';
+import type { HistorySource } from '../store/history-store.js';
+import { historyEntryOf, type RecordHistory, readDecision } from './history-entry.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
 export interface ApplySubscriptionReadOptions {
@@ -14,6 +16,10 @@ export interface ApplySubscriptionReadOptions {
    */
   observedAt?: Date;
   now?: () => Date;
+  /** Appends the change to the entitlement's history (the kit wires it when its store keeps one). */
+  recordHistory?: RecordHistory | undefined;
+  /** What read the subscription, for the history. Default `subscription_action`. */
+  historySource?: HistorySource;
 }
 
 /**
@@ -31,7 +37,14 @@ export interface ApplySubscriptionReadOptions {
  */
 export async function applySubscriptionRead(
   subscription: Subscription,
-  { store, offers, observedAt, now = () => new Date() }: ApplySubscriptionReadOptions,
+  {
+    store,
+    offers,
+    observedAt,
+    now = () => new Date(),
+    recordHistory,
+    historySource,
+  }: ApplySubscriptionReadOptions,
 ): Promise<EntitlementUpdate | undefined> {
   const held = await store.findBySubscriptionUid(subscription.subscriptionUid);
   if (held === undefined) return undefined;
@@ -39,7 +52,21 @@ export async function applySubscriptionRead(
   if (offer === undefined) return { previous: held, next: held, wrote: false };
   const event = subscriptionReadEvent(subscription, observedAt ?? now());
   const key = { accountKey: held.accountKey, productUid: held.productUid };
-  return store.update(key.accountKey, key.productUid, (current) =>
+  const update = await store.update(key.accountKey, key.productUid, (current) =>
     decide(event, current, offer, key, { source: 'read' }),
   );
+  await recordHistory?.(
+    historyEntryOf({
+      key,
+      source: historySource ?? 'subscription_action',
+      decision: readDecision(update),
+      update,
+      event: {
+        event: 'subscription.read',
+        occurredAt: event.occurredAt,
+        subscriptionUid: subscription.subscriptionUid,
+      },
+    }),
+  );
+  return update;
 }

@@ -59,6 +59,34 @@ describe('grantFromPayment', () => {
     expect(accessGranted).toHaveBeenCalledOnce();
   });
 
+  it('counts one unit when the read lacks the orderId its webhook carries (issue 25, item 7)', async () => {
+    const { store, handler, grant } = setup();
+    await grant(payment({ orderId: undefined }));
+    const webhook = paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' });
+    expect((await handler(signedRequest(webhook))).status).toBe(200);
+    expect(availableUnits(await store.get('user_1', 'prod_credits'))).toBe(1);
+  });
+
+  it('counts one unit when two deliveries of one payment disagree on the orderId', async () => {
+    const { store, handler } = setup();
+    const withOrder = paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' });
+    const withoutOrder = paymentEvent('payment.succeeded', 0, 'off_credits');
+    expect((await handler(signedRequest(withoutOrder))).status).toBe(200);
+    expect((await handler(signedRequest(withOrder))).status).toBe(200);
+    expect(availableUnits(await store.get('user_1', 'prod_credits'))).toBe(1);
+  });
+
+  it('still counts a second purchase: its own payment and order', async () => {
+    const { store, handler, grant } = setup();
+    await grant(payment({ orderId: undefined }));
+    const second = paymentEvent('payment.succeeded', 5, 'off_credits', {
+      paymentUid: 'pay_2',
+      orderId: 'ord_2',
+    });
+    expect((await handler(signedRequest(second))).status).toBe(200);
+    expect(availableUnits(await store.get('user_1', 'prod_credits'))).toBe(2);
+  });
+
   it('is a no-op for a payment its webhook already applied', async () => {
     const { store, handler, grant } = setup();
     await handler(signedRequest(paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' })));

@@ -6,7 +6,9 @@ import type { Payment } from '../schemas/payment.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { HistorySource } from '../store/history-store.js';
 import { type AccountKeyOptions, accountKeyResolver } from './account-key.js';
+import { historyEntryOf, type RecordHistory, readDecision } from './history-entry.js';
 import { accessChange, runAccessListeners, type WebhookListeners } from './listeners.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
@@ -23,6 +25,10 @@ export interface GrantFromPaymentOptions extends AccountKeyOptions {
    */
   readSubscription?: (subscriptionUid: string) => Promise<Subscription>;
   now?: () => Date;
+  /** Appends the grant to the entitlement's history (the kit wires it when its store keeps one). */
+  recordHistory?: RecordHistory | undefined;
+  /** What read the payment, for the history. Default `return_page`. */
+  historySource?: HistorySource;
 }
 
 /**
@@ -109,6 +115,20 @@ export async function grantFromPayment(
       return decide(event, current, offer, key, { source: subscription ? 'read' : 'untimed_read', known });
     },
     factsOf(paymentEvent, offer),
+  );
+  await options.recordHistory?.(
+    historyEntryOf({
+      key,
+      source: options.historySource ?? 'return_page',
+      decision: alreadyApplied ? 'unchanged' : readDecision({ previous, next: entitlement, wrote: true }),
+      update: { previous, next: entitlement },
+      event: {
+        event: 'payment.read',
+        occurredAt: at.toISOString(),
+        paymentUid: payment.paymentUid,
+        subscriptionUid: payment.subscriptionUid,
+      },
+    }),
   );
   if (alreadyApplied || entitlement === undefined) {
     return { outcome: 'already_applied', entitlement, previous };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type Capabilities,
   type CapabilitiesQuery,
@@ -21,9 +21,8 @@ export interface CapabilitiesApi {
 }
 
 // "data is the Capabilities object", yet `operator` "narrows the answer": read one or several.
-const capabilitiesData = envelopeData(
-  z.union([capabilitiesSchema.transform((one) => [one]), z.array(capabilitiesSchema)]),
-);
+const capabilitiesData = /* @__PURE__ */ (() =>
+  envelopeData(z.union([capabilitiesSchema.transform((one) => [one]), z.array(capabilitiesSchema)])))();
 
 export function createCapabilitiesApi(send: SendAuthenticated): CapabilitiesApi {
   return {

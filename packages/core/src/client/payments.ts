@@ -44,8 +44,8 @@ export interface PaymentsApi {
   cancel(paymentUid: string, options?: RequestOptions): Promise<CanceledPayment>;
 }
 
-const paymentData = envelopeData(paymentSchema);
-const canceledPaymentData = envelopeData(canceledPaymentSchema);
+const paymentData = /* @__PURE__ */ envelopeData(paymentSchema);
+const canceledPaymentData = /* @__PURE__ */ envelopeData(canceledPaymentSchema);
 const CREATE_PATH = '/v1/payments';
 
 export function createPaymentsApi(send: SendAuthenticated): PaymentsApi {

@@ -34,7 +34,7 @@ export interface SubscriptionsApi {
   resume(subscriptionUid: string, options?: RequestOptions): Promise<Subscription>;
 }
 
-const subscriptionData = envelopeData(subscriptionSchema);
+const subscriptionData = /* @__PURE__ */ envelopeData(subscriptionSchema);
 
 export function createSubscriptionsApi(send: SendAuthenticated): SubscriptionsApi {
   return {

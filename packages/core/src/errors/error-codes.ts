@@ -56,6 +56,11 @@ export const DCB_ERROR_CODES = {
     group: 'configuration',
     meaning: 'a client ID that is neither svc_test_ nor svc_live_',
   },
+  crypto_unavailable: {
+    group: 'configuration',
+    meaning:
+      'the runtime lacks the crypto a call needs: node:crypto for the synchronous verifyWebhook and signWebhook (an edge runtime: use the async ones)',
+  },
 
   token_refused: { group: 'client', meaning: 'the token endpoint refused the client ID and secret' },
   wrong_base_url: { group: 'client', meaning: 'the base URL answered something that is not the service' },
@@ -180,6 +185,11 @@ export const DCB_ERROR_CODES = {
     group: 'route',
     meaning: 'the service failed or could not be reached',
     httpStatus: 502,
+  },
+  method_not_allowed: {
+    group: 'route',
+    meaning: 'a state-changing route reached by a method other than POST (a link, a navigation)',
+    httpStatus: 405,
   },
   cross_site_request: {
     group: 'route',

@@ -33,6 +33,15 @@ describe('configFromEnv', () => {
     });
   });
 
+  it('reads DCB_FORM_SECRET, several comma-separated while rotating', () => {
+    expect(configFromEnv({ ...SANDBOX, DCB_FORM_SECRET: 'form_new, form_old' }).formSecret).toEqual([
+      'form_new',
+      'form_old',
+    ]);
+    expect(configFromEnv(SANDBOX).formSecret).toBeUndefined();
+    expect(problemsOf({ ...SANDBOX, DCB_FORM_SECRET: ' , ' })).toEqual(['DCB_FORM_SECRET holds no secret.']);
+  });
+
   it('names every missing variable at once', () => {
     const problems = problemsOf({});
     expect(problems).toHaveLength(5);

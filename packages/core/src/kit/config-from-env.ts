@@ -12,8 +12,10 @@ export const DCB_ENV_VARIABLES = {
   DCB_WEBHOOK_SECRET:
     'the webhook signing secret of that environment; several, comma-separated, while rotating',
   DCB_CHECKOUT_BASE_URL:
-    'optional: the checkout host of that environment (for a Content-Security-Policy frame-src)',
+    'optional: the checkout host of that environment: the kit accepts checkout URLs only there, and your Content-Security-Policy can name it in frame-src',
   DCB_RETURN_URL: 'optional: the absolute URL of your return page',
+  DCB_FORM_SECRET:
+    'optional: the key of the form tokens, shared by every instance (several, comma-separated, while rotating it; the first signs); default: derived from DCB_WEBHOOK_SECRET',
 } as const;
 
 /** What configFromEnv gives: spread it into createDcbKit. */
@@ -24,6 +26,8 @@ export interface DcbEnvConfig {
   checkoutBaseUrl?: string;
   /** DCB_RETURN_URL, when set. */
   returnUrl?: string;
+  /** DCB_FORM_SECRET, split at commas, when set. */
+  formSecret?: string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -51,6 +55,7 @@ export function configFromEnv(env: Env = process.env): DcbEnvConfig {
   const webhookSecret = read('DCB_WEBHOOK_SECRET', true);
   const checkoutBaseUrl = read('DCB_CHECKOUT_BASE_URL', false);
   const returnUrl = read('DCB_RETURN_URL', false);
+  const formSecret = read('DCB_FORM_SECRET', false);
 
   if (environment !== undefined && environment !== 'sandbox' && environment !== 'production') {
     problems.push(`DCB_ENV must be sandbox or production; it is "${environment}".`);
@@ -65,12 +70,11 @@ export function configFromEnv(env: Env = process.env): DcbEnvConfig {
   if (checkoutBaseUrl !== undefined)
     problems.push(...urlProblems('DCB_CHECKOUT_BASE_URL', checkoutBaseUrl, env_, false));
   if (returnUrl !== undefined) problems.push(...returnUrlProblems(returnUrl, env_));
-  const webhookSecrets = (webhookSecret ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
+  const webhookSecrets = splitList(webhookSecret);
   if (webhookSecret !== undefined && webhookSecrets.length === 0)
     problems.push('DCB_WEBHOOK_SECRET holds no secret.');
+  const formSecrets = splitList(formSecret);
+  if (formSecret !== undefined && formSecrets.length === 0) problems.push('DCB_FORM_SECRET holds no secret.');
 
   if (problems.length > 0 || !env_ || !baseUrl || !clientId || !clientSecret) {
     throw new DcbError(
@@ -84,7 +88,16 @@ export function configFromEnv(env: Env = process.env): DcbEnvConfig {
     webhookSecrets,
     ...(checkoutBaseUrl ? { checkoutBaseUrl } : {}),
     ...(returnUrl ? { returnUrl } : {}),
+    ...(formSecrets.length > 0 ? { formSecret: formSecrets } : {}),
   };
+}
+
+/** `a, b,c` as `['a', 'b', 'c']`: the secrets a rotation lists. */
+function splitList(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 /** A web return page is checked as a URL; an app's deep link (`myapp://done`) is taken as it is. */

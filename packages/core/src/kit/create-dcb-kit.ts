@@ -1,6 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { isStillOpen, type OfferStanding, offerStandings } from '../access/offer-standing.js';
 import { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
+import { historyRecorder } from '../apply/history-entry.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { PendingPaymentKeeper } from '../apply/record-pending-payment.js';
 import type { CreateClientOptions } from '../client/client-options.js';
@@ -27,12 +28,16 @@ import {
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import { type HistoryStore, isHistoryStore } from '../store/history-store.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
 import { createWebhookHandler, type WebhookHandler } from '../webhooks/create-webhook-handler.js';
+import type { WebhookHealth } from '../webhooks/webhook-health.js';
+import { type AccessExplanation, type ExplainOptions, explainAccess } from './explain.js';
+import { checkReadiness, type Readiness } from './readiness.js';
 
-/** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping too. */
-export type DefaultStore = EntitlementStore & ReconcileStore;
+/** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping and history too. */
+export type DefaultStore = EntitlementStore & ReconcileStore & HistoryStore;
 
 export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   /** The API client, or its options (`configFromEnv(process.env).client`). */
@@ -59,8 +64,19 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
    * needed with an app deep link as `returnUrl` (`myapp://done`), which has no web origin.
    */
   allowedOrigins?: readonly string[];
-  /** The key of the form tokens. Default: derived from the (first) webhook secret, so every instance shares it. */
-  formSecret?: string;
+  /**
+   * The key of the form tokens (`DCB_FORM_SECRET`), or several while rotating it: the first makes
+   * new tokens, any verifies. Default: derived from the webhook secrets, so every instance shares
+   * it without one more variable; set it to keep forms valid across a webhook secret rotation.
+   */
+  formSecret?: string | readonly string[];
+  /** How long a rendered form may be posted. Default 12 hours. */
+  formTokenMaxAgeMs?: number;
+  /**
+   * The environment's checkout host (`DCB_CHECKOUT_BASE_URL`): a checkout URL from the service on
+   * any other host is refused. Without it, any https host with the spec's `/c/{paymentUid}` path.
+   */
+  checkoutBaseUrl?: string;
   /** Your listeners: per event name, and for access granted or revoked. At least once: make them idempotent. */
   on?: WebhookListeners;
   /** One logger for every part. pino plugs in as it is. Default: warnings and errors on the console. */
@@ -73,6 +89,13 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   maxBodyBytes?: number;
   /** How long the store, ledger and listeners may take per delivery. Default 10 000 ms. */
   timeoutMs?: number;
+  /**
+   * Record every decision (webhook, return page, reconciliation, cancel and resume, a spent unit)
+   * in the store's history, when the store keeps one (memoryStore and the SQL stores do). Default true.
+   */
+  history?: boolean;
+  /** How long history is kept: the running reconciler prunes older entries after each run. Default 90 days. */
+  historyRetentionDays?: number;
   /**
    * The clock of the client and the routes' access checks, for tests that move the sandbox's
    * clock. Webhook signatures are always checked against the real time, as the service signs them.
@@ -123,6 +146,16 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * share the store (its `tryLock`). Stop it with the returned `stop()` or `signal`.
    */
   startReconciler(options: StartReconcilerOptions): Reconciler;
+  /**
+   * "Why has this customer (no) access?": each product's entitlement, the reason access is on or
+   * off, the history that made it, the open checkouts, and with `read: true` the service's own
+   * view of each subscription with a drift flag.
+   */
+  explain(accountKey: string, options?: ExplainOptions): Promise<AccessExplanation>;
+  /** The webhook receiver's counts since start: accepted, duplicate, refused and failed by code, the last accepted time. */
+  webhookHealth(): WebhookHealth;
+  /** For a readiness probe: the store answers a read and an access token can be obtained, each within 5 s. */
+  checkReadiness(): Promise<Readiness>;
 }
 
 /**
@@ -163,6 +196,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     offers,
     accountKeyField,
     logger,
+    ...optional({ history: config.history }),
     confirm: (event) =>
       event.subscriptionUid === undefined
         ? Promise.resolve(undefined)
@@ -175,6 +209,10 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       timeoutMs: config.timeoutMs,
     }),
   });
+  const now = config.now ?? (() => new Date());
+  const keepsHistory = config.history !== false && isHistoryStore(store);
+  const recordHistory = historyRecorder(keepsHistory ? store : undefined);
+  const historyRetentionMs = retentionMsOf(config.historyRetentionDays);
   const grant = (payment: Payment) =>
     grantFromPayment(payment, {
       store,
@@ -182,6 +220,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       accountKeyField,
       on: { accessGranted: config.on?.accessGranted },
       readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
+      recordHistory,
     });
   const reconcileWithKit = (options: ReconcileRunOptions = {}) => {
     requireReconcileStore(store, 'kit.reconcile');
@@ -192,10 +231,18 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       offers,
       accountKeyField,
       logger,
-      ...optional({ on: config.on, now: config.now }),
+      ...optional({ on: config.on, now: config.now, history: config.history }),
     });
   };
-  const now = config.now ?? (() => new Date());
+  /** One reconcile run, then the history older than the retention pruned (under the same lock). */
+  const reconcileAndPrune = async (options: ReconcileRunOptions) => {
+    const report = await reconcileWithKit(options);
+    if (keepsHistory && !options.dryRun) {
+      const removed = await store.pruneHistory(new Date(Date.now() - historyRetentionMs));
+      if (removed > 0) logger.debug?.({ removed }, 'dcbkit: pruned history past its retention');
+    }
+    return report;
+  };
   const keeper = store as EntitlementStore & PendingPaymentKeeper;
   const pendingOf = async (accountKey: string): Promise<PendingPayment[]> =>
     (await keeper.listPendingPaymentsOfAccount?.(accountKey)) ?? [];
@@ -212,12 +259,15 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
           returnUrl: config.returnUrl,
           accountKeyField,
           logger,
-          formSecret: config.formSecret ?? deriveFormSecret(config.webhookSecrets),
+          formSecret: config.formSecret ?? deriveFormSecrets(config.webhookSecrets),
           ...optional({
+            formTokenMaxAgeMs: config.formTokenMaxAgeMs,
+            checkoutBaseUrl: config.checkoutBaseUrl,
             prefill: config.prefill,
             onError: config.onError,
             allowedOrigins: config.allowedOrigins,
             now: config.now,
+            history: config.history,
           }),
         });
   const kit: DcbKit<Store> = {
@@ -271,8 +321,11 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     reconcile: reconcileWithKit,
     startReconciler(options) {
       requireReconcileStore(store, 'kit.startReconciler');
-      return startReconciler(reconcileWithKit, store, logger, options);
+      return startReconciler(reconcileAndPrune, store, logger, options);
     },
+    explain: (accountKey, options) => explainAccess({ store, client, offers, now }, accountKey, options),
+    webhookHealth: () => webhook.health(),
+    checkReadiness: () => checkReadiness(store, client),
   };
   return Object.freeze(kit);
 }
@@ -284,16 +337,34 @@ function isClient(value: DcbClient | CreateClientOptions): value is DcbClient {
   );
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function retentionMsOf(days: number | undefined): number {
+  if (days === undefined) return 90 * DAY_MS;
+  if (!(typeof days === 'number' && days > 0 && Number.isFinite(days))) {
+    throw optionError('createDcbKit', 'historyRetentionDays', 'must be a number of days > 0.');
+  }
+  return days * DAY_MS;
+}
+
 /** The entries whose value is defined (exactOptionalPropertyTypes-friendly spreading). */
 function optional<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /**
- * A key for form tokens that every instance of the app computes alike without one more secret
- * to configure: HKDF of the webhook secret, under its own label, so neither key reveals the other.
+ * Keys for form tokens that every instance of the app computes alike without one more secret to
+ * configure: HKDF of each webhook secret, under its own label, so neither key reveals the other.
+ * Any verifies; the LAST makes new tokens: during a rotation (`new,old`) that is the old secret,
+ * which the instances not yet redeployed hold too, so old and new instances accept each other's
+ * forms. Forms rendered before the deploy that drops the old secret must be reloaded once;
+ * `DCB_FORM_SECRET` avoids even that.
  */
-function deriveFormSecret(webhookSecrets: string | readonly string[]): string {
-  const secret = typeof webhookSecrets === 'string' ? webhookSecrets : (webhookSecrets[0] ?? '');
-  return Buffer.from(hkdfSync('sha256', secret, 'dcbkit', 'dcbkit form tokens', 32)).toString('base64url');
+function deriveFormSecrets(webhookSecrets: string | readonly string[]): string[] {
+  const secrets = [webhookSecrets].flat();
+  return [...secrets]
+    .reverse()
+    .map((secret) =>
+      Buffer.from(hkdfSync('sha256', secret, 'dcbkit', 'dcbkit form tokens', 32)).toString('base64url'),
+    );
 }

@@ -18,8 +18,8 @@ export interface FieldSources {
 
 /**
  * The fields of a partner route request: the query, then the body (the app's parsed one, or a
- * urlencoded or JSON body read here), then route params; later sources win. Repeated fields keep
- * their first value. Throws a DcbError `invalid_request` for a body it cannot read.
+ * urlencoded or JSON body read here), then route params; later sources win. A repeated field keeps
+ * its first value, whichever parser read it. Throws a DcbError `invalid_request` for a body it cannot read.
  */
 export async function collectFields({
   req,
@@ -48,7 +48,7 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
     throw error;
   }
   if (type === 'application/x-www-form-urlencoded')
-    return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+    return firstOfEach(new URLSearchParams(raw.toString('utf8')));
   try {
     const parsed: unknown = raw.length === 0 ? {} : JSON.parse(raw.toString('utf8'));
     if (isRecord(parsed)) return parsed;
@@ -56,6 +56,13 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
     // Reported below, like any other body that is not an object.
   }
   throw routeError('invalid_request', 'The request body must be a JSON object.');
+}
+
+/** A repeated form field keeps its first value, as every framework's parser (through firstValues) does. */
+function firstOfEach(params: URLSearchParams): Record<string, string> {
+  const firsts = new Map<string, string>();
+  for (const [name, value] of params) if (!firsts.has(name)) firsts.set(name, value);
+  return Object.fromEntries(firsts);
 }
 
 function firstValues(source: unknown): Record<string, unknown> {

@@ -158,3 +158,59 @@ describe('getRawBody: senders that do not finish', () => {
     for (let i = 0; i < 20; i++) expect(await next()).toEqual({ reason: 'body_too_large' });
   });
 });
+
+describe('getRawBody: a refused oversize body on Connection: close', () => {
+  /**
+   * Sends the whole body, then reads the answer, as many HTTP clients do (Python's http.client,
+   * curl without Expect): an error while writing means it never reads the answer.
+   */
+  async function sendOversize(port: number, size: number, chunked: boolean): Promise<string> {
+    const { connect } = await import('node:net');
+    return new Promise((resolve) => {
+      // allowHalfOpen: keeps writing after the server's FIN, as a client that reads only at the end.
+      const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+      let answer = '';
+      let finishedWriting = false;
+      socket.on('data', (chunk) => {
+        answer += chunk.toString('latin1');
+      });
+      socket.on('error', (error) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        resolve(finishedWriting ? answer || `error ${code}` : `error while writing: ${code}`);
+      });
+      socket.on('close', () => resolve(answer));
+      const length = chunked ? 'transfer-encoding: chunked' : `content-length: ${size}`;
+      socket.write(`POST / HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n${length}\r\n\r\n`);
+      const piece = Buffer.alloc(64 * 1024, 0x61);
+      const frame = chunked
+        ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+        : piece;
+      // A piece every few milliseconds, as a sender on a real network: still writing when an
+      // early answer would go out.
+      let sent = 0;
+      const write = () => {
+        if (socket.destroyed) return;
+        if (sent >= size) {
+          socket.end(chunked ? '0\r\n\r\n' : '', () => {
+            finishedWriting = true;
+          });
+          return;
+        }
+        sent += piece.length;
+        socket.write(frame, () => setTimeout(write, 3));
+      };
+      write();
+    });
+  }
+
+  it.each([false, true])('lets the sender read the refusal every time (chunked: %s)', async (chunked) => {
+    const { port, next } = await serve(() => ({ maxBytes: 1024 }));
+    let answered = 0;
+    for (let i = 0; i < 40; i++) {
+      const answer = await sendOversize(port, 1024 * 1024, chunked);
+      if (answer.startsWith('HTTP/1.1 400')) answered++;
+      expect(await next()).toEqual({ reason: 'body_too_large' });
+    }
+    expect(answered).toBe(40);
+  });
+});

@@ -16,9 +16,13 @@ export interface RawBodySource {
   timeoutMs?: number;
 }
 
-// After refusing a body as too large, keep reading (and dropping) what the sender is still
-// writing for this long, so that it reads the 413 instead of failing with EPIPE.
+// Before answering 413, read (and drop) what the sender is still writing, up to this much and
+// this long: a sender that is still writing when the socket closes (Connection: close) gets
+// EPIPE or a reset instead of the 413. Past either bound, or once the sender pauses, the answer
+// goes out anyway.
 const DRAIN_MS = 5_000;
+const DRAIN_IDLE_MS = 250;
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * The exact bytes of a request body, however the app is mounted: the kept bytes when a parser
@@ -59,8 +63,7 @@ function wasConsumed(req: IncomingMessage): boolean {
 function readStream(req: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    drain(req);
-    return Promise.reject(tooLarge(maxBytes));
+    return drain(req).then(() => Promise.reject(tooLarge(maxBytes)));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -78,9 +81,12 @@ function readStream(req: IncomingMessage, maxBytes: number, timeoutMs: number): 
     };
     const fail = (error: DcbError<RawBodyErrorCode>) => {
       cleanup();
-      if (error.code === 'body_too_large') drain(req);
+      if (error.code === 'body_too_large') {
+        drain(req).then(() => reject(error));
+        return;
+      }
       // A slow sender is not waited for any longer: stop reading; the 408 goes out with Connection: close.
-      else req.pause();
+      req.pause();
       reject(error);
     };
     const onData = (chunk: Buffer) => {
@@ -107,14 +113,38 @@ function readStream(req: IncomingMessage, maxBytes: number, timeoutMs: number): 
   });
 }
 
-/** Reads and drops the rest of a refused body for a bounded time, then lets the socket go. */
-function drain(req: IncomingMessage): void {
-  const timer = setTimeout(() => req.destroy(), DRAIN_MS);
-  timer.unref();
-  req.on('data', () => {});
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
-  req.resume();
+/**
+ * Reads and drops the rest of a refused body; resolves once it ended, or the connection closed,
+ * or a bound was reached (then reading stops, and the answer closes the connection).
+ */
+function drain(req: IncomingMessage): Promise<void> {
+  if (req.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    let dropped = 0;
+    const stop = () => {
+      req.pause();
+      done();
+    };
+    const done = () => {
+      clearTimeout(timer);
+      clearTimeout(idle);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.byteLength;
+      if (dropped > DRAIN_MAX_BYTES) stop();
+      else idle.refresh();
+    };
+    const timer = setTimeout(stop, DRAIN_MS);
+    const idle = setTimeout(stop, DRAIN_IDLE_MS);
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
 }
 
 function tooLarge(maxBytes: number): DcbError<RawBodyErrorCode> {

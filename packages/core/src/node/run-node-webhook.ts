@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import { isDcbError } from '../errors/dcb-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { WebhookHandler } from '../webhooks/create-webhook-handler.js';
-import { refused } from '../webhooks/webhook-answers.js';
 import { getRawBody } from './read-raw-body.js';
 
 export interface NodeWebhookRequest {
@@ -33,21 +32,21 @@ export async function runNodeWebhook(
       timeoutMs: handler.bodyTimeoutMs,
     });
   } catch (error) {
-    if (isDcbError(error, 'body_too_large')) return refused('body_too_large');
+    if (isDcbError(error, 'body_too_large')) return handler.refuseBody('body_too_large');
     if (isDcbError(error, 'body_timeout')) {
       // The sender is too slow to wait for: close the connection once the answer is out.
-      const answer = refused('body_timeout');
+      const answer = handler.refuseBody('body_timeout');
       answer.headers.connection = 'close';
       return answer;
     }
-    if (isDcbError(error, 'body_incomplete')) return refused('body_incomplete');
+    if (isDcbError(error, 'body_incomplete')) return handler.refuseBody('body_incomplete');
     if (!isDcbError(error, 'body_consumed')) throw error;
     handler.reportError(
       error,
       { source: 'webhook' },
       `dcbkit: the webhook's raw body is gone: a body parser read it first. ${request.mountingHint}`,
     );
-    return refused('body_not_raw');
+    return handler.refuseBody('body_not_raw');
   }
   return handler({ rawBody, headers: req.headers });
 }

@@ -19,6 +19,8 @@ export type PartnerRouteOutcome = {
   answer: HttpAnswer;
   view?: RouteView;
   refusal?: DcbError<RouteErrorCode>;
+  /** For a refusal the app renders itself: the answer's headers other than its body's type (Allow, Retry-After). */
+  refusalHeaders?: Record<string, string>;
 };
 
 /**
@@ -29,21 +31,31 @@ export type PartnerRouteOutcome = {
 export async function runPartnerRoute(
   action: PartnerAction,
   accountKey: string | undefined | Promise<string | undefined>,
-  sources: FieldSources,
+  sources: FieldSources & {
+    /** The app's session id (express-session's `req.sessionID`), binding form tokens to it. */
+    session?: string | undefined | Promise<string | undefined>;
+  },
 ): Promise<PartnerRouteOutcome> {
   try {
     const { req } = sources;
-    const changesState = req.method !== 'GET' && req.method !== 'HEAD';
-    // A state-changing route never reads its fields from the query string: a link must not cancel.
-    const fields = await collectFields(changesState ? { ...sources, query: undefined } : sources);
-    const request = changesState ? requestOrigin(req) : undefined;
-    const result = await action({ accountKey: await accountKey, fields, ...(request ? { request } : {}) });
+    const safe = req.method === 'GET' || req.method === 'HEAD';
+    // Only a GET route (the return page) reads the query string; the state-changing routes
+    // refuse any method but POST, and never take a field from the query: a link must not cancel.
+    const fields = await collectFields(safe ? sources : { ...sources, query: undefined });
+    const result = await action({
+      accountKey: await accountKey,
+      fields,
+      method: req.method,
+      session: await sources.session,
+      ...(safe ? {} : { request: requestOrigin(req) }),
+    });
     const answer = answerForResult(result);
     return result.type === 'view' ? { answer, view: result.view } : { answer };
   } catch (error) {
     const answer = answerForError(error);
     if (answer === undefined || !isRouteError(error)) throw error;
-    return { answer, refusal: error };
+    const { 'content-type': _bodyType, ...refusalHeaders } = answer.headers;
+    return { answer, refusal: error, refusalHeaders };
   }
 }
 

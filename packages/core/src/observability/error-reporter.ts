@@ -21,13 +21,23 @@ export interface ErrorContext {
  */
 export type ErrorHook = (error: Error, context: ErrorContext) => void | Promise<void>;
 
-/** Logs an error once with its object and stack, and hands it to the hook. */
-export type ReportError = (error: unknown, context: ErrorContext, message: string) => void;
+/**
+ * Logs an error with its object and stack, and hands it to the hook. `log: false` hands it to the
+ * hook only: a caller that rate-limits its log line still reports every failure.
+ */
+export type ReportError = (
+  error: unknown,
+  context: ErrorContext,
+  message: string,
+  options?: { log?: boolean },
+) => void;
 
 export function createErrorReporter(logger: DcbLogger, onError: ErrorHook | undefined): ReportError {
-  return (error, context, message) => {
+  return (error, context, message, options) => {
     const err = error instanceof Error ? error : new Error(String(error));
-    logger.error?.({ err, code: isDcbError(err) ? err.code : undefined, ...context }, message);
+    if (options?.log !== false) {
+      logger.error?.({ err, code: isDcbError(err) ? err.code : undefined, ...context }, message);
+    }
     if (onError === undefined) return;
     try {
       Promise.resolve(onError(err, context)).catch((hookError: unknown) =>

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CodesOf } from '../errors/code-groups.js';
 import { DcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';

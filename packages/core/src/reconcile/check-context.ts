@@ -1,4 +1,5 @@
 import type { AccountKeyOptions } from '../apply/account-key.js';
+import type { RecordHistory } from '../apply/history-entry.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { Offers } from '../offers/define-offers.js';
@@ -19,6 +20,8 @@ export interface CheckContext {
   now: () => Date;
   pendingMaxAgeMs: number;
   budget: ReadBudget;
+  /** Appends each change to the entitlement's history; undefined when the store keeps none (or in a dry run). */
+  recordHistory: RecordHistory | undefined;
 }
 
 /**

@@ -44,6 +44,8 @@ export async function checkPendingPayment(
     offers: context.offers,
     ...context.accountKeys,
     now: context.now,
+    recordHistory: context.recordHistory,
+    historySource: 'reconcile',
     on: {
       accessGranted: async (access: AccessContext) => {
         try {

@@ -1,12 +1,11 @@
 import { hasAccess } from '../access/has-access.js';
-import type { DueReason } from '../access/reconcile-deadline.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
 import { runAccessListeners } from '../apply/listeners.js';
 import { subscriptionReadEvent } from '../apply/subscription-read-event.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
 import { readPolitely } from './read-politely.js';
-import type { ReconcileChange } from './reconcile-report.js';
+import type { CheckReason, ReconcileChange } from './reconcile-report.js';
 
 /**
  * Confirms one due subscription entitlement: reads the subscription and applies it through the
@@ -15,7 +14,7 @@ import type { ReconcileChange } from './reconcile-report.js';
  */
 export async function checkSubscription(
   entitlement: Entitlement,
-  reason: DueReason,
+  reason: CheckReason,
   context: CheckContext,
 ): Promise<CheckResult> {
   const { client, store, offers, budget } = context;
@@ -24,7 +23,13 @@ export async function checkSubscription(
   const subscription = await readPolitely(budget, () =>
     client.subscriptions.retrieve(subscriptionUid, budget.signal ? { signal: budget.signal } : undefined),
   );
-  const applied = await applySubscriptionRead(subscription, { store, offers, observedAt });
+  const applied = await applySubscriptionRead(subscription, {
+    store,
+    offers,
+    observedAt,
+    recordHistory: context.recordHistory,
+    historySource: 'reconcile',
+  });
   const key = { accountKey: entitlement.accountKey, productUid: entitlement.productUid };
   await store.markReconciled(key, observedAt);
   const before = applied?.previous ?? entitlement;

@@ -38,6 +38,16 @@ export interface ReconcileRunOptions {
   signal?: AbortSignal;
   /** How the run waits for Retry-After. Default: a timer. Tests on a frozen sandbox clock advance it here. */
   sleep?: Sleep;
+  /**
+   * Read and decide, but change nothing: no entitlement written, nothing marked reconciled or
+   * forgotten, no listener run, no history. The report lists what a real run would change.
+   */
+  dryRun?: boolean;
+  /**
+   * Only this account, now: each of its entitlements with a subscription is read whether due or
+   * not (reason `requested`), and its pending payments. For an operator's "reconcile this account".
+   */
+  accountKey?: string;
 }
 
 export interface ReconcileOptions extends ReconcileRunOptions, AccountKeyOptions {
@@ -50,6 +60,8 @@ export interface ReconcileOptions extends ReconcileRunOptions, AccountKeyOptions
   logger?: DcbLogger;
   /** The clock deciding what is due and stamping reads. Default: the real time. */
   now?: () => Date;
+  /** Record every change in the store's history, when it keeps one. Default true. */
+  history?: boolean;
 }
 
 export interface ResolvedRunOptions {
@@ -61,6 +73,8 @@ export interface ResolvedRunOptions {
   pendingMaxAgeMs: number;
   maxRateLimitWaits: number;
   maxRetryAfterMs: number;
+  dryRun: boolean;
+  accountKey: string | undefined;
 }
 
 /** Checks the numbers before anything is read, and fills in the defaults. */
@@ -86,7 +100,16 @@ export function resolveRunOptions(options: ReconcileRunOptions): ResolvedRunOpti
     pendingMaxAgeMs: whole('pendingMaxAgeMs', options.pendingMaxAgeMs, 7 * DAY_MS),
     maxRateLimitWaits: whole('maxRateLimitWaits', options.maxRateLimitWaits, 10, 0),
     maxRetryAfterMs: whole('maxRetryAfterMs', options.maxRetryAfterMs, 60_000, 0),
+    dryRun: options.dryRun === true,
+    accountKey: accountKeyOf(options.accountKey),
   };
+}
+
+function accountKeyOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value === '')
+    throw optionError('reconcile', 'accountKey', 'must be a non-empty string.');
+  return value;
 }
 
 /** The store methods a run needs; reconcile refuses a store without them before reading anything. */

@@ -2,7 +2,8 @@ import type { DueReason } from '../access/reconcile-deadline.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 
 /** Why reconciliation looked at something: a due entitlement's reason, or a payment left pending. */
-export type CheckReason = DueReason | 'pending_payment';
+/** Why a run read something: a due reason, a pending payment, or `requested` (a run for one account). */
+export type CheckReason = DueReason | 'pending_payment' | 'requested';
 
 /** One entitlement a read changed. */
 export interface ReconcileChange {

@@ -159,3 +159,72 @@ describe('startReconciler', () => {
     expect(await store.tryLock?.('dcbkit:reconcile')).toBeTypeOf('function');
   });
 });
+
+describe('reconcile: history and dry runs', () => {
+  it('records each repair in the history with source reconcile', async () => {
+    const store = await dueStore(1);
+    const client = fakeClient(async (uid) => subscriptionRead(uid, 'CANCELED'));
+    const report = await reconcile({ client, store, offers, now: () => NOW });
+    expect(report.changes).toHaveLength(1);
+    expect(await store.listHistory({ accountKey: 'user_0', limit: 5 })).toEqual([
+      expect.objectContaining({
+        source: 'reconcile',
+        decision: 'applied',
+        eventName: 'subscription.read',
+        subscriptionUid: 'sub_0',
+        statusBefore: 'ACTIVE',
+        statusAfter: 'REVOKED',
+      }),
+    ]);
+  });
+
+  it('with dryRun, reports the drift and changes nothing: no write, no mark, no history, no listener', async () => {
+    const store = await dueStore(2);
+    const accessRevoked = vi.fn();
+    const client = fakeClient(async (uid) => subscriptionRead(uid, 'CANCELED'));
+    const dry = await reconcile({
+      client,
+      store,
+      offers,
+      now: () => NOW,
+      dryRun: true,
+      on: { accessRevoked },
+    });
+    expect(dry.changes.map((change) => [change.accountKey, change.after.status, change.access])).toEqual([
+      ['user_0', 'REVOKED', 'revoked'],
+      ['user_1', 'REVOKED', 'revoked'],
+    ]);
+    expect((await store.get('user_0', 'prod_premium'))?.status).toBe('ACTIVE');
+    expect(await store.listHistory({ accountKey: 'user_0', limit: 5 })).toEqual([]);
+    expect(accessRevoked).not.toHaveBeenCalled();
+    // Nothing was marked reconciled: a real run finds the same entitlements due.
+    const real = await reconcile({ client, store, offers, now: () => NOW });
+    expect(real.changes).toHaveLength(2);
+  });
+});
+
+describe('reconcile: one account now', () => {
+  it('reads every subscription of the account, due or not, and nothing of other accounts', async () => {
+    const store = await dueStore(3);
+    // Not due: heard of yesterday, period running.
+    await store.update(
+      'user_1',
+      'prod_premium',
+      (current) =>
+        current && {
+          ...current,
+          currentPeriodEnd: '2027-02-01T00:00:00.000Z',
+          lastEventAt: '2027-01-09T00:00:00.000Z',
+        },
+    );
+    const client = fakeClient(async (uid) => subscriptionRead(uid, 'CANCELED'));
+    const report = await reconcile({ client, store, offers, now: () => NOW, accountKey: 'user_1' });
+    expect(report.changes.map((change) => [change.accountKey, change.reason])).toEqual([
+      ['user_1', 'requested'],
+    ]);
+    expect((await store.get('user_0', 'prod_premium'))?.status).toBe('ACTIVE');
+    await expect(reconcile({ client, store, offers, accountKey: '' })).rejects.toMatchObject({
+      code: 'invalid_option',
+    });
+  });
+});

@@ -1,12 +1,15 @@
 import { dueReason } from '../access/reconcile-deadline.js';
+import { historyRecorder } from '../apply/history-entry.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
+import { isHistoryStore } from '../store/history-store.js';
 import type { DueEntitlementsQuery, PendingPayment } from '../store/reconcile-store.js';
 import type { CheckContext, CheckResult } from './check-context.js';
 import { checkPendingPayment } from './check-pending-payment.js';
 import { checkSubscription } from './check-subscription.js';
+import { dryRunStore } from './dry-run-store.js';
 import { pagedSource, runBounded } from './paging.js';
 import { RateLimitGate, realSleep } from './rate-limit-gate.js';
 import { RateLimitBudgetSpent, type ReadBudget } from './read-politely.js';
@@ -51,15 +54,18 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     maxRetryAfterMs: run.maxRetryAfterMs,
     reads: 0,
   };
+  const dryRun = run.dryRun;
+  const keepsHistory = !dryRun && options.history !== false && isHistoryStore(store);
   const context: CheckContext = {
     client,
-    store,
+    store: dryRun ? dryRunStore(store) : store,
     offers: isOffers(options.offers) ? options.offers : defineOffers(options.offers),
     accountKeys: { accountKeyField: options.accountKeyField, accountKeyOfEvent: options.accountKeyOfEvent },
-    on: options.on ?? {},
+    on: dryRun ? {} : (options.on ?? {}),
     now,
     pendingMaxAgeMs: run.pendingMaxAgeMs,
     budget,
+    recordHistory: historyRecorder(keepsHistory ? store : undefined),
   };
   const startedAt = now();
   const report: ReconcileReport = {
@@ -106,17 +112,22 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     staleBefore: run.maxAgeMs === null ? null : new Date(startedAt.getTime() - run.maxAgeMs),
   };
   {
-    const due = pagedSource<Entitlement>(
-      (after) =>
-        store.listDueEntitlements({
-          ...query,
-          ...(after ? { after: keyOf(after) } : {}),
-          limit: run.pageSize,
-        }),
-      run.pageSize,
-    );
+    const forAccount = run.accountKey;
+    const due =
+      forAccount === undefined
+        ? pagedSource<Entitlement>(
+            (after) =>
+              store.listDueEntitlements({
+                ...query,
+                ...(after ? { after: keyOf(after) } : {}),
+                limit: run.pageSize,
+              }),
+            run.pageSize,
+          )
+        : accountSource(await store.listByAccount(forAccount));
     await runBounded(due, run.concurrency, mayStart, async (entitlement) => {
-      const reason = dueReason(entitlement, null, query) ?? 'stale';
+      const reason: CheckReason =
+        forAccount === undefined ? (dueReason(entitlement, null, query) ?? 'stale') : 'requested';
       await settle(
         { ...keyOf(entitlement), reason, subscriptionUid: entitlement.subscriptionUid ?? '' },
         () => checkSubscription(entitlement, reason, context),
@@ -124,11 +135,17 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     });
   }
   if (run.pendingPayments && report.stopped === undefined) {
-    const pending = pagedSource<PendingPayment>(
-      (after) =>
-        store.listPendingPayments({ ...(after ? { after: after.paymentUid } : {}), limit: run.pageSize }),
-      run.pageSize,
-    );
+    const pending =
+      run.accountKey === undefined
+        ? pagedSource<PendingPayment>(
+            (after) =>
+              store.listPendingPayments({
+                ...(after ? { after: after.paymentUid } : {}),
+                limit: run.pageSize,
+              }),
+            run.pageSize,
+          )
+        : listSource(await store.listPendingPaymentsOfAccount(run.accountKey));
     await runBounded(pending, run.concurrency, mayStart, async (payment) => {
       const target: Target = {
         accountKey: payment.accountKey,
@@ -165,6 +182,17 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     );
   }
   return report;
+}
+
+/** The account's entitlements a read can check: those with a subscription. */
+function accountSource(entitlements: Entitlement[]): () => Promise<Entitlement | undefined> {
+  return listSource(entitlements.filter((entitlement) => entitlement.subscriptionUid !== null));
+}
+
+/** A list as a source runBounded takes: the next item, undefined once done. */
+function listSource<T>(items: readonly T[]): () => Promise<T | undefined> {
+  let next = 0;
+  return async () => items[next++];
 }
 
 interface Target extends EntitlementKey {

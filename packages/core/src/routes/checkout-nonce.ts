@@ -19,6 +19,9 @@ export function isCheckoutNonce(value: unknown): value is string {
  * nonce replayed by another account, or for another offer, starts its own payment.
  */
 export function checkoutIdempotencyKey(accountKey: string, offerUid: string, nonce: string): string {
-  const digest = createHash('sha256').update(`${accountKey}\n${offerUid}\n${nonce}`).digest('base64url');
+  // JSON, not a separator: no two triples read alike, and a lone surrogate stays escaped.
+  const digest = createHash('sha256')
+    .update(JSON.stringify([accountKey, offerUid, nonce]))
+    .digest('base64url');
   return `chk_${digest}`;
 }

@@ -5,6 +5,7 @@ import { offerStanding } from '../access/offer-standing.js';
 import { DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
 import type { GrantResult } from '../apply/grant-from-payment.js';
+import { historyEntryOf, historyRecorder } from '../apply/history-entry.js';
 import {
   forgetSettledPayment,
   isPaymentOpen,
@@ -14,6 +15,7 @@ import type { DcbClient } from '../client/create-client.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
+import { createLogLimit } from '../observability/log-limit.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
@@ -23,10 +25,17 @@ import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import { isAcceptedReturnUrl, webOriginOf } from '../schemas/return-url.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import { isHistoryStore } from '../store/history-store.js';
 import type { ReconcileStore } from '../store/reconcile-store.js';
 import { createCheckoutLock } from './checkout-lock.js';
 import { checkoutIdempotencyKey, isCheckoutNonce } from './checkout-nonce.js';
-import { createFormToken, verifyFormToken } from './form-token.js';
+import { isExpectedCheckoutUrl } from './checkout-url.js';
+import {
+  createFormToken,
+  DEFAULT_FORM_TOKEN_MAX_AGE_MS,
+  type FormTokenKeys,
+  verifyFormToken,
+} from './form-token.js';
 import { fromClientError, isMisconfiguration } from './from-client-error.js';
 import { routeError } from './route-error.js';
 import type { ReturnState, RouteResult } from './route-result.js';
@@ -60,11 +69,23 @@ export interface PartnerRoutesOptions {
    */
   allowedOrigins?: readonly string[];
   /**
-   * The key that binds form tokens to an account. Several instances must share it. Default: a
-   * random key per process (createDcbKit derives a shared one from the webhook secret).
+   * The key that binds form tokens to an account, or several while rotating it (the first makes
+   * new tokens, any verifies). Several instances must share it. Default: a random key per process
+   * (createDcbKit takes `DCB_FORM_SECRET`, else derives a shared key from the webhook secrets).
    */
-  formSecret?: string;
+  formSecret?: string | readonly string[];
+  /** How long a rendered form may be posted. Default 12 hours. */
+  formTokenMaxAgeMs?: number;
+  /**
+   * The environment's checkout host (`DCB_CHECKOUT_BASE_URL`). When set, a checkout URL the
+   * service gives on any other host is refused (502); without it, any https host is accepted, as
+   * long as the URL has the spec's shape `/c/{paymentUid}`.
+   */
+  checkoutBaseUrl?: string | URL;
+  /** The clock of access checks and pending payments (form tokens always use the real time). */
   now?: () => Date;
+  /** Record the changes of cancel, resume and spendUnit in the store's history, when it keeps one. Default true. */
+  history?: boolean;
 }
 
 /** Fields as an adapter collected them from the query, the form or JSON body, and route params. */
@@ -76,6 +97,13 @@ export interface RouteInput {
   fields: RouteFields;
   /** Where the request came from; adapters fill it from the headers. */
   request?: RequestOrigin;
+  /**
+   * The HTTP method, as adapters pass it: the state-changing routes refuse anything but POST
+   * (`method_not_allowed`). Undefined for a direct call from your own server code.
+   */
+  method?: string | undefined;
+  /** The id of the browser's session, when your app has one: form tokens are bound to it too. */
+  session?: string | undefined;
 }
 
 export interface PartnerRoutes {
@@ -102,10 +130,17 @@ export interface PartnerRoutes {
   /** Withdraws a PERIOD_END cancellation of `subscriptionUid` of this account. */
   resumeSubscription(input: RouteInput): Promise<RouteResult>;
   /**
-   * A token to render as the hidden `token` field of every state-changing form of this account.
-   * A form post without a valid one is refused (`cross_site_request`).
+   * A token to render as the hidden `token` field of every state-changing form of this account
+   * (and of `session`, your session id, when you pass the same one to the adapter). A form post
+   * without a valid one, or with one older than `formTokenMaxAgeMs`, is refused
+   * (`cross_site_request`).
    */
-  formToken(accountKey: string): string;
+  formToken(accountKey: string, session?: string): string;
+  /**
+   * True when `token` is a form token of this account (and session) still within its age: give
+   * your own state-changing forms (an operator's, a settings page's) the same protection.
+   */
+  verifyFormToken(accountKey: string, token: unknown, session?: string): boolean;
   /** The account's entitlement to a product, and whether it gives access now. */
   checkAccess(
     accountKey: string | undefined,
@@ -138,44 +173,52 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   const field = options.accountKeyField ?? DEFAULT_ACCOUNT_KEY_FIELD;
   const logger = options.logger ?? consoleLogger;
   const reportError = createErrorReporter(logger, options.onError);
-  const reported = new Set<string>();
+  const logLimit = createLogLimit();
   const allowedOrigins = new Set(allowedOriginsOf(returnUrl, options.allowedOrigins));
-  const formSecret = options.formSecret ?? randomBytes(32).toString('base64url');
+  const formKeys = formKeysOf(options.formSecret, options.formTokenMaxAgeMs);
+  const checkoutBaseUrl = checkoutBaseUrlOf(options.checkoutBaseUrl);
   const checkoutLock = createCheckoutLock(store);
+  const recordHistory = historyRecorder(
+    options.history !== false && isHistoryStore(store) ? store : undefined,
+  );
 
   /**
-   * The cross-site defence of a state-changing route: a browser's cross-origin request is
-   * refused; a form post (which any site can make without a preflight) must carry this account's
-   * form token. A JSON post cannot be sent cross-site without CORS, so it needs no token.
-   * Resolves to the form token's nonce, when there was one.
+   * The defence of a state-changing route: POST only (a link or a navigation carries the
+   * session's cookies too); a browser's cross-origin request is refused; a form post (which any
+   * site can make without a preflight) must carry a form token of this account and session. A
+   * JSON post cannot be sent cross-site without CORS, so it needs no token. Gives the signed-in
+   * account and the form token's nonce, when there was one.
    */
-  function guard(input: RouteInput, account: string): string | undefined {
+  function guard(input: RouteInput): { account: string; nonce: string | undefined } {
+    if (input.method !== undefined && input.method.toUpperCase() !== 'POST') {
+      throw routeError('method_not_allowed', 'This action needs a form post.');
+    }
+    const account = signedIn(input.accountKey);
     assertSameOrigin(input.request, allowedOrigins);
-    const nonce = verifyFormToken(formSecret, account, input.fields.token);
+    const binding = { accountKey: account, session: input.session };
+    const nonce = verifyFormToken(formKeys, binding, input.fields.token, Date.now());
     if (input.request?.simpleBody && nonce === undefined) {
       throw routeError(
         'cross_site_request',
         'The form has expired or is not this account’s; reload the page.',
       );
     }
-    return nonce;
+    return { account, nonce };
   }
 
   /**
-   * What the client threw, as the route's answer. A misconfiguration is logged at error level
-   * (once per code, with its fix), reported, and thrown on to the app's error handler; an outage
-   * becomes a 502 for the subscriber and a warning in the log.
+   * What the client threw, as the route's answer. A misconfiguration is reported to `onError`
+   * every time and logged at error level (with its fix, once a minute per code), then thrown on to
+   * the app's error handler; an outage becomes a 502 for the subscriber and a warning in the log.
    */
   function translate(error: unknown, route: string, notFound: string): never {
     if (isMisconfiguration(error)) {
-      if (!reported.has(error.code)) {
-        reported.add(error.code);
-        reportError(
-          error,
-          { source: 'route', route },
-          `dcbkit: the billing service refused this app's setup: ${error.message}`,
-        );
-      }
+      reportError(
+        error,
+        { source: 'route', route },
+        `dcbkit: the billing service refused this app's setup: ${error.message}`,
+        { log: logLimit(error.code) },
+      );
       throw error;
     }
     const answer = fromClientError(error, notFound);
@@ -188,10 +231,34 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     throw answer;
   }
 
+  /**
+   * The checkout URL of an answer, checked (checkout-url.ts) before it goes into a Location header
+   * or an iframe: anything else is the service misbehaving or a proxy tampering, reported and
+   * answered 502.
+   */
+  function checkedCheckoutUrl(paymentUid: string, checkoutUrl: string | undefined): string {
+    if (isExpectedCheckoutUrl(checkoutUrl, paymentUid, checkoutBaseUrl)) return checkoutUrl as string;
+    const error = routeError(
+      'service_unavailable',
+      'The payment page could not be opened; please try again later.',
+    );
+    const expected = checkoutBaseUrl
+      ? `${checkoutBaseUrl.href.replace(/\/+$/, '')}/c/${paymentUid}`
+      : `https://{checkout host}/c/${paymentUid}`;
+    reportError(
+      error,
+      { source: 'route', route: 'checkout' },
+      `dcbkit: the billing service gave a checkout URL that is not ${expected}; refused it and answered 502.`,
+      { log: logLimit('checkout_url') },
+    );
+    throw error;
+  }
+
   async function checkout(input: RouteInput): Promise<RouteResult> {
-    const { accountKey, fields } = input;
-    const account = signedIn(accountKey);
-    const nonce = guard(input, account) ?? fields.nonce;
+    const { fields } = input;
+    const guarded = guard(input);
+    const { account } = guarded;
+    const nonce = guarded.nonce ?? fields.nonce;
     const offer = offers.get(text(fields, 'offerUid'));
     if (offer === undefined) throw routeError('not_found', 'No such offer.');
     if (!isCheckoutNonce(nonce)) {
@@ -223,12 +290,14 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
           if (checkoutUrl === undefined) {
             throw routeError('payment_pending', 'A payment for this is being confirmed; check your account.');
           }
-          return checkoutResult(presentation, paymentUid, checkoutUrl, offers.get(offerUid) ?? offer);
+          const url = checkedCheckoutUrl(paymentUid, checkoutUrl);
+          return checkoutResult(presentation, paymentUid, url, offers.get(offerUid) ?? offer);
         }
         default: {
           const payment = await createPayment(account, standing.offer, presentation, nonce);
+          const url = checkedCheckoutUrl(payment.paymentUid, payment.checkoutUrl);
           await recordPendingPayment(store, payment, account, now());
-          return checkoutResult(presentation, payment.paymentUid, payment.checkoutUrl, standing.offer);
+          return checkoutResult(presentation, payment.paymentUid, url, standing.offer);
         }
       }
     });
@@ -285,7 +354,11 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         paymentStatus: payment.status,
         failureCode: payment.status === 'FAILED' ? payment.failureCode : undefined,
         offerOnceTrialUsed: trialUsedByLine(payment),
-        continueUrl: payment.status === 'REQUIRES_ACTION' ? payment.checkoutUrl : undefined,
+        continueUrl:
+          payment.status === 'REQUIRES_ACTION' &&
+          isExpectedCheckoutUrl(payment.checkoutUrl, payment.paymentUid, checkoutBaseUrl)
+            ? payment.checkoutUrl
+            : undefined,
         expiresAt: payment.expiresAt,
         offer: offers.get(payment.offerUid),
         entitlement,
@@ -302,8 +375,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   }
 
   async function cancelPayment(input: RouteInput): Promise<RouteResult> {
-    const account = signedIn(input.accountKey);
-    guard(input, account);
+    const { account } = guard(input);
     const paymentUid = identifier(input.fields, 'paymentUid');
     let payment: Payment;
     try {
@@ -333,12 +405,20 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   }
 
   async function spendUnit(input: RouteInput): Promise<RouteResult> {
-    const account = signedIn(input.accountKey);
-    guard(input, account);
+    const { account } = guard(input);
     const productUid = identifier(input.fields, 'productUid');
     let entitlement: Entitlement | undefined;
     try {
-      ({ next: entitlement } = await store.update(account, productUid, consumeUnit));
+      const update = await store.update(account, productUid, consumeUnit);
+      entitlement = update.next;
+      await recordHistory?.(
+        historyEntryOf({
+          key: { accountKey: account, productUid },
+          source: 'unit_spent',
+          decision: 'applied',
+          update,
+        }),
+      );
     } catch (error) {
       if (isDcbError(error, 'no_units_left') || isDcbError(error, 'entitlement_revoked')) {
         throw routeError('conflict', 'No unit is left to use.', { cause: error });
@@ -356,9 +436,8 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
   }
 
   async function changeSubscription(input: RouteInput, action: 'cancel' | 'resume'): Promise<RouteResult> {
-    const { accountKey, fields } = input;
-    const account = signedIn(accountKey);
-    guard(input, account);
+    const { fields } = input;
+    const { account } = guard(input);
     const subscriptionUid = identifier(fields, 'subscriptionUid');
     const when = action === 'cancel' ? cancelWhenOf(fields.when) : undefined;
     const held = await store.findBySubscriptionUid(subscriptionUid);
@@ -375,7 +454,9 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     } catch (error) {
       translate(error, action, 'No such subscription.');
     }
-    const entitlement = (await applySubscriptionRead(subscription, { store, offers, now, observedAt }))?.next;
+    const entitlement = (
+      await applySubscriptionRead(subscription, { store, offers, now, observedAt, recordHistory })
+    )?.next;
     return {
       type: 'view',
       status: 200,
@@ -396,7 +477,12 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
     spendUnit,
     cancelSubscription: (input) => changeSubscription(input, 'cancel'),
     resumeSubscription: (input) => changeSubscription(input, 'resume'),
-    formToken: (accountKey) => createFormToken(formSecret, signedIn(accountKey)),
+    formToken: (accountKey, session) =>
+      createFormToken(formKeys, { accountKey: signedIn(accountKey), session }, Date.now()),
+    verifyFormToken: (accountKey, token, session) =>
+      typeof accountKey === 'string' &&
+      accountKey !== '' &&
+      verifyFormToken(formKeys, { accountKey, session }, token, Date.now()) !== undefined,
     async checkAccess(accountKey, productUid) {
       if (accountKey === undefined || accountKey === '') return { allowed: false, entitlement: undefined };
       const entitlement = await store.get(accountKey, productUid);
@@ -422,7 +508,50 @@ function signedIn(accountKey: string | undefined): string {
   if (typeof accountKey !== 'string' || accountKey === '') {
     throw routeError('unauthenticated', 'Sign in first.');
   }
+  // A lone surrogate becomes U+FFFD once encoded as UTF-8 (in metadata, in a key digest), so two
+  // accounts would share one: such a key is refused rather than silently merged.
+  if (LONE_SURROGATE.test(accountKey)) {
+    throw routeError('invalid_request', 'The signed-in account key is not well-formed text.');
+  }
   return accountKey;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The form token keys the options describe: a random one per process when none is given. */
+function formKeysOf(
+  formSecret: string | readonly string[] | undefined,
+  maxAgeMs = DEFAULT_FORM_TOKEN_MAX_AGE_MS,
+): FormTokenKeys {
+  const secrets = formSecret === undefined ? [randomBytes(32).toString('base64url')] : [formSecret].flat();
+  if (secrets.length === 0 || !secrets.every((secret) => typeof secret === 'string' && secret !== '')) {
+    throw optionError(
+      'createPartnerRoutes',
+      'formSecret',
+      'must be a non-empty string or a non-empty list of them.',
+    );
+  }
+  if (!(Number.isSafeInteger(maxAgeMs) && maxAgeMs > 0)) {
+    throw optionError(
+      'createPartnerRoutes',
+      'formTokenMaxAgeMs',
+      'must be a whole number of milliseconds > 0.',
+    );
+  }
+  return { secrets, maxAgeMs };
+}
+
+function checkoutBaseUrlOf(value: string | URL | undefined): URL | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
+    throw optionError(
+      'createPartnerRoutes',
+      'checkoutBaseUrl',
+      'must be the absolute http(s) URL of the checkout host.',
+    );
+  }
+  return new URL(text);
 }
 
 function text(fields: RouteFields, name: string): string {

@@ -20,6 +20,7 @@ export function answerForError(error: unknown): HttpAnswer | undefined {
   if (!isRouteError(error)) return undefined;
   const headers: Record<string, string> = { ...JSON_TYPE };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.code === 'method_not_allowed') headers.allow = 'POST';
   const body = JSON.stringify({ error: { code: error.code, message: error.message } });
   return { status: httpStatusOf(error.code), headers, body };
 }

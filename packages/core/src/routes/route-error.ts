@@ -19,7 +19,10 @@ import { DCB_ERROR_CODES } from '../errors/error-codes.js';
  * - `conflict` (409): the subscription is not in a state that allows this.
  * - `rate_limited` (429): the service asked to slow down; `retryAfterSeconds` says for how long.
  * - `service_unavailable` (502): the service failed or could not be reached.
- * - `cross_site_request` (403): another site's page posted it, or a form came without its token.
+ * - `cross_site_request` (403): another site's page posted it, or a form came without its token
+ *   (or with one that expired, or was made for another account or session).
+ * - `method_not_allowed` (405, with `Allow: POST`): checkout, cancel, resume and the other
+ *   state-changing routes act only on POST, so a link or a navigation never changes anything.
  */
 export type RouteErrorCode = CodesOf<'route'>;
 

@@ -1,52 +1,57 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { e164Schema, METADATA_MAX_KEYS, metadataProblem, metadataSchema } from './primitives.js';
 import { isAcceptedReturnUrl } from './return-url.js';
 
-export const presentationSchema = z.enum(['redirect', 'embedded']);
+// Built in pure calls, zod imported as a namespace, so that bundlers can drop them: see index.ts.
+
+export const presentationSchema = /* @__PURE__ */ (() => z.enum(['redirect', 'embedded']))();
 export type Presentation = z.infer<typeof presentationSchema>;
 
-export const prefillSchema = z.strictObject({
-  msisdn: e164Schema.optional(),
-  /** Default true. When false the number is locked on checkout and `msisdn` is required. */
-  msisdnEditable: z.boolean().optional(),
-});
+export const prefillSchema = /* @__PURE__ */ (() =>
+  z.strictObject({
+    msisdn: e164Schema.optional(),
+    /** Default true. When false the number is locked on checkout and `msisdn` is required. */
+    msisdnEditable: z.boolean().optional(),
+  }))();
 
 /**
  * Body of `POST /v1/payments`. In hosted mode the request only names the offer: price,
  * currency, period and trial come from the offer, the notify address from the console.
  */
-export const createPaymentRequestSchema = z
-  .strictObject({
-    mode: z.literal('HOSTED'),
-    offerUid: z.string().min(1),
-    // The spec's `uri`: an absolute URI (a web page or an app's deep link), never one that runs script.
-    returnUrl: z.string().refine(isAcceptedReturnUrl, {
-      message: 'must be an absolute URI (https://…, or an app scheme), never javascript:, data: or vbscript:',
-    }),
-    presentation: presentationSchema.optional(),
-    prefill: prefillSchema.optional(),
-    /** A hint; it cannot select an operator the offer is not sold on. */
-    operator: z.string().min(1).optional(),
-    metadata: metadataSchema
-      .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
-        message: `at most ${METADATA_MAX_KEYS} keys`,
-      })
-      .superRefine((value, ctx) => {
-        const problem = metadataProblem(value);
-        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional(),
-  })
-  .superRefine((request, ctx) => {
-    if (request.prefill?.msisdnEditable === false && request.prefill.msisdn === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['prefill', 'msisdn'],
-        message: 'prefill.msisdn is required when prefill.msisdnEditable is false',
-        params: { missing: true },
-      });
-    }
-  });
+export const createPaymentRequestSchema = /* @__PURE__ */ (() =>
+  z
+    .strictObject({
+      mode: z.literal('HOSTED'),
+      offerUid: z.string().min(1),
+      // The spec's `uri`: an absolute URI (a web page or an app's deep link), never one that runs script.
+      returnUrl: z.string().refine(isAcceptedReturnUrl, {
+        message:
+          'must be an absolute URI (https://…, or an app scheme), never javascript:, data: or vbscript:',
+      }),
+      presentation: presentationSchema.optional(),
+      prefill: prefillSchema.optional(),
+      /** A hint; it cannot select an operator the offer is not sold on. */
+      operator: z.string().min(1).optional(),
+      metadata: metadataSchema
+        .refine((value) => Object.keys(value).length <= METADATA_MAX_KEYS, {
+          message: `at most ${METADATA_MAX_KEYS} keys`,
+        })
+        .superRefine((value, ctx) => {
+          const problem = metadataProblem(value);
+          if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .optional(),
+    })
+    .superRefine((request, ctx) => {
+      if (request.prefill?.msisdnEditable === false && request.prefill.msisdn === undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['prefill', 'msisdn'],
+          message: 'prefill.msisdn is required when prefill.msisdnEditable is false',
+          params: { missing: true },
+        });
+      }
+    }))();
 export type CreatePaymentRequest = z.infer<typeof createPaymentRequestSchema>;
 
 /**

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type OfferType, offerTypeSchema } from './offer-type.js';
 import { timestampSchema } from './primitives.js';
+
+// Built in pure calls, zod imported as a namespace, so that bundlers can drop them: see index.ts.
 
 /**
  * Where an entitlement stands. Subscriptions use all five; one-time purchases are ACTIVE or REVOKED.
@@ -12,7 +14,7 @@ import { timestampSchema } from './primitives.js';
  * - `REVOKED`: access has ended (revoked, suspended, canceled, expired or failed).
  */
 export const ENTITLEMENT_STATUSES = ['TRIALING', 'ACTIVE', 'IN_GRACE', 'PRE_CANCELED', 'REVOKED'] as const;
-export const entitlementStatusSchema = z.enum(ENTITLEMENT_STATUSES);
+export const entitlementStatusSchema = /* @__PURE__ */ (() => z.enum(ENTITLEMENT_STATUSES))();
 export type EntitlementStatus = z.infer<typeof entitlementStatusSchema>;
 
 /** What identifies an entitlement: one per account and product. */
@@ -51,28 +53,27 @@ export interface Entitlement extends EntitlementKey {
   readonly lastEventAt: string | null;
 }
 
-const count = z.number().int().nonnegative();
-
 /**
  * Validates an entitlement read back from storage (for example a JSON column).
  *
  * @example
  * const entitlement = entitlementSchema.parse(row.data);
  */
-export const entitlementSchema = z.object({
-  accountKey: z.string().min(1),
-  productUid: z.string().min(1),
-  offerUid: z.string().min(1),
-  type: offerTypeSchema,
-  status: entitlementStatusSchema,
-  subscriptionUid: z.string().min(1).nullable(),
-  subscriberUid: z.string().min(1).nullable(),
-  currentPeriodEnd: timestampSchema.nullable(),
-  trialEndsAt: timestampSchema.nullable(),
-  cancelAt: timestampSchema.nullable(),
-  graceEndsAt: timestampSchema.nullable(),
-  unitsBought: count,
-  unitsUsed: count,
-  lastEventName: z.string().min(1).nullable(),
-  lastEventAt: timestampSchema.nullable(),
-}) satisfies z.ZodType<Entitlement>;
+export const entitlementSchema = /* @__PURE__ */ (() =>
+  z.object({
+    accountKey: z.string().min(1),
+    productUid: z.string().min(1),
+    offerUid: z.string().min(1),
+    type: offerTypeSchema,
+    status: entitlementStatusSchema,
+    subscriptionUid: z.string().min(1).nullable(),
+    subscriberUid: z.string().min(1).nullable(),
+    currentPeriodEnd: timestampSchema.nullable(),
+    trialEndsAt: timestampSchema.nullable(),
+    cancelAt: timestampSchema.nullable(),
+    graceEndsAt: timestampSchema.nullable(),
+    unitsBought: z.number().int().nonnegative(),
+    unitsUsed: z.number().int().nonnegative(),
+    lastEventName: z.string().min(1).nullable(),
+    lastEventAt: timestampSchema.nullable(),
+  }) satisfies z.ZodType<Entitlement>)();

@@ -16,7 +16,7 @@ export const WEBHOOK_EVENT_NAMES = [
 
 export type WebhookEventName = (typeof WEBHOOK_EVENT_NAMES)[number];
 
-const KNOWN: ReadonlySet<string> = new Set(WEBHOOK_EVENT_NAMES);
+const KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set(WEBHOOK_EVENT_NAMES);
 
 /** True when dcbkit knows the event name; unknown names still verify, so a new event type never breaks you. */
 export function isKnownEventName(name: string): name is WebhookEventName {

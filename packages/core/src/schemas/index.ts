@@ -1,6 +1,16 @@
 // '@dcbkit/core/schemas': the zod schemas of the service's resources and of dcbkit's entitlement,
 // for validating what you store or receive yourself (the client and the webhook handler already
 // validate what they read). Their types are exported from '@dcbkit/core'.
+//
+// How every schema of this folder is written, so that an app bundling `verifyWebhook` from
+// '@dcbkit/core' gets no zod at all, and a full kit only the zod it runs (the root's dist files hold
+// the client and its schemas next to the verification):
+// - zod is imported as a namespace (`import * as z from 'zod'`): a named `{ z }` import is one object
+//   that bundlers keep whole, every locale and the JSON Schema tools included (443 KB minified);
+// - a module-level schema is built inside a `/* @__PURE__ */ (() => …)()` call, which a bundler may
+//   drop when nothing uses its result. A bare `z.object(…)` at module level stays in every bundle that
+//   reaches its file, with all it references: chained calls such as `.min(1)` are not known to be pure.
+// tree-shaking.test.ts checks both; bench/bundle-size measures the sizes.
 
 export { capabilitiesQuerySchema, capabilitiesSchema, consentMethodSchema } from './capabilities.js';
 export { checkCreatePaymentRequest, createPaymentRequestSchema } from './create-payment.js';

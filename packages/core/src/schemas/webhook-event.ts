@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WebhookEventName } from './event-names.js';
 import { paymentStatusSchema } from './payment.js';
 import { echoedMetadataSchema, moneySchema, timestampSchema } from './primitives.js';
@@ -6,8 +6,10 @@ import { subscriptionStatusSchema } from './subscription.js';
 
 export { isKnownEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from './event-names.js';
 
+// Built in pure calls, zod imported as a namespace, so that bundlers can drop them: see index.ts.
+
 // Opaque identifiers; events are hot-path reads, so they are checked for type only.
-const id = z.string();
+const id = /* @__PURE__ */ (() => z.string())();
 
 /**
  * Every field an event may carry. The spec lists the payload once and says which fields each
@@ -16,7 +18,7 @@ const id = z.string();
  * (docs/spec-gaps.md). `status` stays a plain string outside payment events so that a status
  * of another kind can never make a genuine event fail validation.
  */
-const baseEventShape = {
+const baseEventShape = /* @__PURE__ */ (() => ({
   /** The event name. Autocompletes the known names; any other string is a newer event. */
   event: z.string().min(1) as z.ZodType<WebhookEventName | (string & {})>,
   occurredAt: timestampSchema,
@@ -34,24 +36,25 @@ const baseEventShape = {
   currentPeriodEnd: timestampSchema.optional(),
   cancelAt: timestampSchema.nullish(),
   trialEndsAt: timestampSchema.nullish(),
-};
+}))();
 
 /** Any event, known or not. */
-export const webhookEventSchema = z.object(baseEventShape);
+export const webhookEventSchema = /* @__PURE__ */ (() => z.object(baseEventShape))();
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
 /** `payment.succeeded` and `payment.failed` always name the payment, its status, product and offer. */
-export const paymentEventSchema = z.object({
-  ...baseEventShape,
-  event: z.enum(['payment.succeeded', 'payment.failed']),
-  paymentUid: id,
-  status: paymentStatusSchema,
-  productUid: id,
-  offerUid: id,
-});
+export const paymentEventSchema = /* @__PURE__ */ (() =>
+  z.object({
+    ...baseEventShape,
+    event: z.enum(['payment.succeeded', 'payment.failed']),
+    paymentUid: id,
+    status: paymentStatusSchema,
+    productUid: id,
+    offerUid: id,
+  }))();
 export type PaymentWebhookEvent = z.infer<typeof paymentEventSchema>;
 
-const schemaByEventName: ReadonlyMap<string, z.ZodType<WebhookEvent>> = new Map([
+const schemaByEventName: ReadonlyMap<string, z.ZodType<WebhookEvent>> = /* @__PURE__ */ new Map([
   ['payment.succeeded', paymentEventSchema],
   ['payment.failed', paymentEventSchema],
 ]);

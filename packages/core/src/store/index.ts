@@ -16,6 +16,7 @@ export { eventKey } from '../ledger/event-key.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 export type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
+export { historyChecks, runHistoryConformance } from './conformance/history-conformance.js';
 export {
   type LedgerConformanceOptions,
   ledgerChecks,
@@ -32,6 +33,14 @@ export type {
   TestRunner,
 } from './conformance/test-runner.js';
 export type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './entitlement-store.js';
+export {
+  type HistoryDecision,
+  type HistoryEntry,
+  type HistoryQuery,
+  type HistorySource,
+  type HistoryStore,
+  isHistoryStore,
+} from './history-store.js';
 export {
   type DueEntitlementsQuery,
   isReconcileStore,

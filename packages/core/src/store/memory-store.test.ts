@@ -1,11 +1,43 @@
-import { exampleEntitlement, runReconcileConformance, runStoreConformance } from '@dcbkit/core/store';
+import {
+  exampleEntitlement,
+  runHistoryConformance,
+  runReconcileConformance,
+  runStoreConformance,
+} from '@dcbkit/core/store';
 import { describe, expect, it } from 'vitest';
 import { memoryStore } from './memory-store.js';
 
 runStoreConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
 runReconcileConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
+runHistoryConformance(() => memoryStore(), { name: 'memoryStore', describe, it });
 
 describe('memoryStore', () => {
+  it('keeps at most historyLimit entries, the newest', async () => {
+    const store = memoryStore({ historyLimit: 3 });
+    const entry = (n: number) => ({
+      recordedAt: new Date(Date.UTC(2030, 0, 1, 0, n)).toISOString(),
+      accountKey: 'user_1',
+      productUid: 'prod_a',
+      source: 'webhook' as const,
+      decision: 'applied' as const,
+      eventName: `event_${n}`,
+      eventKey: null,
+      occurredAt: null,
+      paymentUid: null,
+      subscriptionUid: null,
+      statusBefore: null,
+      statusAfter: 'ACTIVE' as const,
+      unitsBefore: null,
+      unitsAfter: null,
+    });
+    for (let n = 0; n < 10; n++) await store.appendHistory(entry(n));
+    const kept = await store.listHistory({ accountKey: 'user_1', limit: 10 });
+    expect(kept.map((found) => found.eventName)).toEqual(['event_9', 'event_8', 'event_7']);
+    expect(() => memoryStore({ historyLimit: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_option' }),
+    );
+  });
+
   it('refuses a change that returns the entitlement of another key, writing nothing', async () => {
     const store = memoryStore();
     await expect(

@@ -3,7 +3,14 @@ import { dueReason } from '../access/reconcile-deadline.js';
 import { optionError } from '../errors/option-error.js';
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
 import type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './entitlement-store.js';
+import type { HistoryStore } from './history-store.js';
+import { DEFAULT_MEMORY_HISTORY_LIMIT, memoryHistory } from './memory-history.js';
 import type { PendingPayment, ReconcileStore } from './reconcile-store.js';
+
+export interface MemoryStoreOptions {
+  /** The most history entries kept; the oldest go first. Default 10 000. */
+  historyLimit?: number;
+}
 
 /** Where one entitlement lives; the indexes point at slots, so a write replaces one reference. */
 interface Slot {
@@ -32,7 +39,7 @@ function keyText(key: EntitlementKey): string {
 
 /**
  * An in-process EntitlementStore, for development, tests and single-instance apps: entitlements
- * are lost on restart. Updates are atomic because each runs without yielding to the event loop.
+ * are lost on restart. It keeps reconciliation's bookkeeping and a bounded history too. Updates are atomic because each runs without yielding to the event loop.
  * Records are handed out without copying: the Entitlement type is readonly throughout, and every
  * change makes a new record, so one already returned never changes.
  *
@@ -40,7 +47,10 @@ function keyText(key: EntitlementKey): string {
  * const store = memoryStore();
  * const handler = createWebhookHandler({ secrets, store, ledger: memoryLedger(), offers });
  */
-export function memoryStore(): EntitlementStore & ReconcileStore {
+export function memoryStore(
+  options: MemoryStoreOptions = {},
+): EntitlementStore & ReconcileStore & HistoryStore {
+  const history = memoryHistory(options.historyLimit ?? DEFAULT_MEMORY_HISTORY_LIMIT);
   // An account holds a few products: a small array per account is cheaper than a Map.
   const accounts = new Map<string, Slot[]>();
   const bySubscription = new Map<string, Slot>();
@@ -106,6 +116,7 @@ export function memoryStore(): EntitlementStore & ReconcileStore {
   }
 
   return {
+    ...history,
     async get(accountKey, productUid) {
       return slotOf(accountKey, productUid)?.entitlement;
     },

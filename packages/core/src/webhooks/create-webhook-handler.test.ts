@@ -104,6 +104,24 @@ describe('createWebhookHandler: 200', () => {
     expect(await store.listByAccount('user_1')).toEqual([]);
   });
 
+  it('answers 503 to a revocation that names its account but no offer before its payment, then applies it after (issue 25, item 6)', async () => {
+    const { handler, store } = setup();
+    const early = event('subscription.canceled', 5, {
+      subscriptionUid: 'sub_1',
+      productUid: 'prod_premium',
+      metadata: { accountKey: 'user_1' },
+      subscriptionStatus: 'CANCELED',
+    });
+    const first = await handler(signedRequest(early));
+    expect(first.status).toBe(503);
+    expect(body(first)).toMatchObject({ error: 'entitlement_not_found' });
+    expect(await store.listByAccount('user_1')).toEqual([]);
+    expect((await handler(signedRequest(purchase()))).status).toBe(200);
+    expect((await handler(signedRequest(early))).status).toBe(200);
+    // In order, the purchase then the cancellation: the same end as in-order delivery.
+    expect(await store.get('user_1', 'prod_premium')).toMatchObject({ status: 'REVOKED' });
+  });
+
   it('answers 200 to an unknown offer, writes nothing, logs it, and processes a replay once the offer is added', async () => {
     const { handler, store, ledger, logger, on } = setup();
     const stray = paymentEvent('payment.succeeded', 0, 'off_monthly', {

@@ -1,5 +1,11 @@
 import { type AccountKeyOptions, accountKeyResolver } from '../apply/account-key.js';
-import { type ApplyContext, applyEvent } from '../apply/apply-event.js';
+import { type ApplyContext, applyEvent, entitlementKeyOfEvent } from '../apply/apply-event.js';
+import {
+  eventDecision,
+  historyEntryOf,
+  historyRecorder,
+  type RecordHistory,
+} from '../apply/history-entry.js';
 import {
   accessChange,
   hasEventListener,
@@ -15,6 +21,7 @@ import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.
 import { eventKey as defaultEventKey } from '../ledger/event-key.js';
 import type { ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 import { createErrorReporter, type ErrorHook, type ReportError } from '../observability/error-reporter.js';
+import { createLogLimit } from '../observability/log-limit.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
 import { isKnownEventName } from '../schemas/event-names.js';
@@ -22,11 +29,19 @@ import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Subscription } from '../schemas/subscription.js';
 import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
+import { isHistoryStore } from '../store/history-store.js';
 import { createDeadlines } from './deadlines.js';
 import type { RawBody } from './hmac.js';
 import { SIGNATURE_HEADER } from './signature-header.js';
 import { checkTolerance, verifyWebhook } from './verify-webhook.js';
-import { IN_PROGRESS_RETRY_SECONDS, received, refused, UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
+import {
+  IN_PROGRESS_RETRY_SECONDS,
+  received,
+  refused,
+  UNMATCHED_RETRY_SECONDS,
+  type WebhookOutcome,
+} from './webhook-answers.js';
+import { createWebhookHealth, type DeliveryOutcome, type WebhookHealth } from './webhook-health.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
 /** How long the store, the ledger and your listeners may take for one delivery, by default. */
@@ -72,6 +87,11 @@ export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
   logger?: DcbLogger;
   /** Receives the Error (stack and cause kept) whenever the handler answers 5xx. */
   onError?: ErrorHook;
+  /**
+   * Record every decision in the store's history (when the store keeps one: memoryStore and the
+   * SQL stores do). Default true.
+   */
+  history?: boolean;
   /** The clock, for tests. */
   now?: () => Date;
 }
@@ -86,7 +106,17 @@ export interface WebhookHandler {
   readonly bodyTimeoutMs: number;
   /** The handler's error reporting (log and onError), for adapters that answer before calling it. */
   readonly reportError: ReportError;
+  /** Counts of the deliveries answered since the handler was made, by outcome and code. */
+  health(): WebhookHealth;
+  /**
+   * The answer to a body an adapter could not read (too large, too slow, cut off, or consumed by a
+   * parser), counted in `health()` like the handler's own answers.
+   */
+  refuseBody(code: BodyProblem): HttpAnswer;
 }
+
+/** Why an adapter could not hand the body over. */
+export type BodyProblem = 'body_too_large' | 'body_timeout' | 'body_incomplete' | 'body_not_raw';
 
 /**
  * The framework-neutral webhook receiver: verify the signature on the raw body, derive the event's
@@ -130,6 +160,26 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
   const withDeadline = createDeadlines(timeoutMs);
   const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
   const { confirm } = options;
+  const recordHistory: RecordHistory | undefined =
+    options.history === false ? undefined : historyRecorder(isHistoryStore(store) ? store : undefined);
+  const health = createWebhookHealth(now);
+  const logLimit = createLogLimit();
+
+  /** A 200, counted. */
+  function accept(outcome: WebhookOutcome): HttpAnswer {
+    health.record(outcome === 'duplicate' ? 'duplicate' : 'accepted');
+    return received(outcome);
+  }
+
+  /** A refusal or a failure, counted under its code. */
+  function answerWith(
+    outcome: Exclude<DeliveryOutcome, 'accepted' | 'duplicate'>,
+    code: Parameters<typeof refused>[0],
+    retryAfterSeconds?: number,
+  ): HttpAnswer {
+    health.record(outcome, code);
+    return refused(code, retryAfterSeconds);
+  }
   const context: ApplyContext = {
     store,
     offers,
@@ -144,15 +194,25 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         { source: 'webhook' },
         'dcbkit: verifying a webhook failed unexpectedly; answered 500.',
       );
-      return refused('internal_error');
+      return answerWith('failed', 'internal_error');
     }
     if (error.code === 'body_not_raw') {
       // The partner's mounting mistake, not the service's: say how to fix it, loudly.
       reportError(error, { source: 'webhook' }, `dcbkit: ${error.message}`);
-      return refused('body_not_raw');
+      return answerWith('failed', 'body_not_raw');
     }
-    logger.warn?.({ code: error.code }, `dcbkit: webhook refused (${error.code}).`);
-    return refused(error.code);
+    if (error.code === 'signature_mismatch') {
+      // Most often this app's secret, not an attacker: said as an error, with the fix, once a minute.
+      if (logLimit(error.code)) {
+        logger.error?.(
+          { code: error.code },
+          'dcbkit: a webhook was refused: its signature matches none of the configured secrets (answered 401; the service retries, then dead-letters it). Check DCB_WEBHOOK_SECRET: it must be the signing secret of this environment in the console; while rotating, give both, new first: DCB_WEBHOOK_SECRET=whsec_new,whsec_old.',
+        );
+      }
+    } else {
+      logger.warn?.({ code: error.code }, `dcbkit: webhook refused (${error.code}).`);
+    }
+    return answerWith('refused', error.code);
   }
 
   async function process(event: WebhookEvent, key: string, token: ClaimToken): Promise<HttpAnswer> {
@@ -163,7 +223,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
       );
       await ledger.release(key, token);
-      return refused('entitlement_not_found', UNMATCHED_RETRY_SECONDS);
+      return answerWith('deferred', 'entitlement_not_found', UNMATCHED_RETRY_SECONDS);
     }
     if (applied.outcome === 'unknown_offer') {
       logger.warn?.(
@@ -173,7 +233,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
       await on.unknownOffer?.({ event, offerUid: applied.offerUid });
       // Released, not completed: a replay after the offer is added must be processed.
       await ledger.release(key, token);
-      return received('unknown_offer');
+      return accept('unknown_offer');
     }
     if (applied.confirmError !== undefined) {
       logger.warn?.(
@@ -184,6 +244,36 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     // The payment's outcome is known: it is no longer a checkout to continue or a payment to read.
     if (isPaymentEvent(event)) await forgetSettledPayment(store, event.paymentUid);
     const { accountKey: account, previous, entitlement } = applied;
+    // An event that changed nothing is history too: a failed payment says why there is no access.
+    const held =
+      entitlement ??
+      previous ??
+      (account !== undefined && event.productUid !== undefined
+        ? { accountKey: account, productUid: event.productUid }
+        : undefined);
+    if (held !== undefined && (recordHistory !== undefined || logger.debug !== undefined)) {
+      const update = { previous, next: entitlement, wrote: false };
+      const entry = historyEntryOf({
+        key: { accountKey: held.accountKey, productUid: held.productUid },
+        source: 'webhook',
+        decision: applied.changesAccess ? eventDecision(event, update, applied.tieSettled) : 'unchanged',
+        update,
+        event,
+        eventKey: key,
+      });
+      await recordHistory?.(entry);
+      logger.debug?.(
+        {
+          event: event.event,
+          accountKey: entry.accountKey,
+          productUid: entry.productUid,
+          decision: entry.decision,
+          statusBefore: entry.statusBefore,
+          statusAfter: entry.statusAfter,
+        },
+        'dcbkit: webhook processed',
+      );
+    }
     if (hasEventListener(on, event))
       await runEventListener(on, { event, accountKey: account, previous, entitlement });
     if (entitlement !== undefined && (on.accessGranted || on.accessRevoked)) {
@@ -196,7 +286,25 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
       });
     }
     await ledger.complete(key, token);
-    return received('applied');
+    return accept('applied');
+  }
+
+  /** A duplicate delivery, in the history of the entitlement it names (when one can be named). */
+  async function recordDuplicate(event: WebhookEvent, key: string): Promise<void> {
+    if (recordHistory === undefined) return;
+    const target = await entitlementKeyOfEvent(event, context);
+    if (target === undefined) return;
+    const entitlement = await store.get(target.accountKey, target.productUid);
+    await recordHistory(
+      historyEntryOf({
+        key: target,
+        source: 'webhook',
+        decision: 'duplicate',
+        update: { previous: entitlement, next: entitlement },
+        event,
+        eventKey: key,
+      }),
+    );
   }
 
   async function fail(
@@ -222,11 +330,13 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
           ),
         );
     }
-    return timedOut ? refused('processing_timeout', IN_PROGRESS_RETRY_SECONDS) : refused('processing_failed');
+    return timedOut
+      ? answerWith('failed', 'processing_timeout', IN_PROGRESS_RETRY_SECONDS)
+      : answerWith('failed', 'processing_failed');
   }
 
   async function handleWebhook(request: WebhookRequest): Promise<HttpAnswer> {
-    if (byteLength(request.rawBody) > maxBodyBytes) return refused('body_too_large');
+    if (byteLength(request.rawBody) > maxBodyBytes) return answerWith('refused', 'body_too_large');
     let event: WebhookEvent;
     try {
       event = verifyWebhook({
@@ -239,18 +349,18 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     } catch (error) {
       return refuse(error);
     }
-    if (!isKnownEventName(event.event)) return received('ignored');
+    if (!isKnownEventName(event.event)) return accept('ignored');
     // One deadline for the claim and the processing: one timer per delivery on the hot path.
     let claimed: { key: string; token: ClaimToken } | undefined;
     try {
       return await withDeadline(async () => {
         const key = eventKey(event);
         const claim = await ledger.claim(key);
-        if (claim.status !== 'new') {
-          return claim.status === 'duplicate'
-            ? received('duplicate')
-            : refused('in_progress', IN_PROGRESS_RETRY_SECONDS);
+        if (claim.status === 'duplicate') {
+          await recordDuplicate(event, key);
+          return accept('duplicate');
         }
+        if (claim.status !== 'new') return answerWith('deferred', 'in_progress', IN_PROGRESS_RETRY_SECONDS);
         claimed = { key, token: claim.token };
         return process(event, key, claim.token);
       });
@@ -259,7 +369,13 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     }
   }
 
-  return Object.assign(handleWebhook, { maxBodyBytes, bodyTimeoutMs, reportError });
+  return Object.assign(handleWebhook, {
+    maxBodyBytes,
+    bodyTimeoutMs,
+    reportError,
+    health: () => health.snapshot(),
+    refuseBody: (code: BodyProblem) => answerWith(code === 'body_not_raw' ? 'failed' : 'refused', code),
+  });
 }
 
 const WHERE = 'createWebhookHandler';

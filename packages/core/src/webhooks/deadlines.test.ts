@@ -44,3 +44,26 @@ describe('createDeadlines: the list of deliveries in flight', () => {
     await expect(withDeadline(() => new Promise(() => {}))).rejects.toMatchObject({ code: 'timeout' });
   });
 });
+
+describe('createDeadlines: a process with nothing else to wait for', () => {
+  it('stays alive until a hung delivery gets its timeout (a script calling the handler directly)', async () => {
+    const { execFile } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const module = fileURLToPath(new URL('./deadlines.ts', import.meta.url));
+    // No server, no other timer: before, the deadline's timer was unref'd and the process exited
+    // (code 13, unsettled top-level await) without the timeout.
+    const script = `const { createDeadlines } = await import(${JSON.stringify(module)});
+      const withDeadline = createDeadlines(50);
+      const error = await withDeadline(() => new Promise(() => {})).catch((e) => e);
+      console.log(error.code);`;
+    const outcome = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { timeout: 20_000 },
+        (_error, stdout) => resolve({ code: child.exitCode, stdout }),
+      );
+    });
+    expect(outcome).toEqual({ code: 0, stdout: 'timeout\n' });
+  });
+});

@@ -16,7 +16,8 @@ interface Pending {
  * join a linked list already in deadline order: joining and leaving are a few pointer writes (a
  * Set of entries cost a hash per delivery), and a sweep stops at the first deadline still ahead.
  * A deadline fires within a fifth of `ms` (at most 1 s) after it passes. The interval runs only
- * while work is in flight and never holds the process open.
+ * while work is in flight, and keeps the process alive meanwhile: a script or worker that calls the
+ * handler with a hanging store gets its 503 instead of exiting with the promise unsettled.
  */
 export function createDeadlines(ms: number) {
   const tickMs = Math.min(1_000, Math.max(10, Math.floor(ms / 5)));
@@ -63,10 +64,7 @@ export function createDeadlines(ms: number) {
       if (newest) newest.next = entry;
       else oldest = entry;
       newest = entry;
-      if (timer === undefined) {
-        timer = setInterval(sweep, tickMs);
-        timer.unref();
-      }
+      if (timer === undefined) timer = setInterval(sweep, tickMs);
       work().then(
         (value) => {
           unlink(entry);

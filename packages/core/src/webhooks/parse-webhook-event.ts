@@ -1,6 +1,6 @@
 import { PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from '../schemas/statuses.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
-import type { RawBody } from './hmac.js';
+import { type RawBody, rawBodyText } from './raw-body.js';
 import { WebhookVerificationError } from './webhook-verification-error.js';
 
 // Hand-written rather than zod: it runs on every delivery (the zod parse was the handler's top
@@ -27,7 +27,7 @@ type Json = Record<string, unknown>;
 export function parseWebhookEvent(rawBody: RawBody): WebhookEvent {
   let json: unknown;
   try {
-    json = JSON.parse(typeof rawBody === 'string' ? rawBody : bytesToString(rawBody));
+    json = JSON.parse(rawBodyText(rawBody));
   } catch (cause) {
     throw new WebhookVerificationError('body_not_json', 'The webhook body is not valid JSON.', { cause });
   }
@@ -96,10 +96,4 @@ function isMoney(value: unknown): boolean {
     typeof value.currency === 'string' &&
     CURRENCY.test(value.currency)
   );
-}
-
-function bytesToString(bytes: Uint8Array): string {
-  return (
-    Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  ).toString('utf8');
 }

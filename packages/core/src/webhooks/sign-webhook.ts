@@ -1,5 +1,6 @@
 import { optionError } from '../errors/option-error.js';
 import { computeSignature, type RawBody } from './hmac.js';
+import { type NodeCrypto, nodeCryptoFor } from './node-crypto.js';
 import { formatSignatureHeader } from './signature-header.js';
 
 export interface SignWebhookOptions {
@@ -14,6 +15,9 @@ export interface SignWebhookOptions {
  * Signs a body the way the service does and returns the `Service-Signature` header value.
  * Use it to test your own receiver.
  *
+ * Synchronous, on node's crypto; where the runtime has none (an edge runtime), use
+ * {@link signWebhookAsync}.
+ *
  * @example
  * const body = JSON.stringify({ event: 'payment.succeeded', ... });
  * await fetch('http://127.0.0.1:3000/webhooks/dcb', {
@@ -23,13 +27,28 @@ export interface SignWebhookOptions {
  * });
  */
 export function signWebhook({ payload, secret, timestamp }: SignWebhookOptions): string {
+  const crypto = nodeCryptoFor('signWebhook', 'signWebhookAsync');
+  return signOnNodeCrypto(crypto, { payload, secret, timestamp }, 'signWebhook');
+}
+
+/** signWebhook's work; signWebhookAsync runs it too where the runtime has node's crypto. */
+export function signOnNodeCrypto(
+  crypto: NodeCrypto,
+  { payload, secret, timestamp }: SignWebhookOptions,
+  where: string,
+): string {
+  const seconds = signatureSeconds(timestamp, where);
+  return formatSignatureHeader(seconds, [computeSignature(crypto, secret, String(seconds), payload)]);
+}
+
+/** The timestamp to sign, in whole unix seconds: now by default. */
+export function signatureSeconds(timestamp: number | Date | undefined, where: string): number {
   const seconds =
     timestamp instanceof Date
       ? Math.floor(timestamp.getTime() / 1000)
       : (timestamp ?? Math.floor(Date.now() / 1000));
   if (!Number.isSafeInteger(seconds) || seconds < 0) {
-    throw optionError('signWebhook', 'timestamp', 'must be whole unix seconds or a Date.');
+    throw optionError(where, 'timestamp', 'must be whole unix seconds or a Date.');
   }
-  const text = String(seconds);
-  return formatSignatureHeader(seconds, [computeSignature(secret, text, payload).toString('hex')]);
+  return seconds;
 }

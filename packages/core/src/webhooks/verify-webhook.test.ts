@@ -1,46 +1,64 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isDcbError } from '../errors/dcb-error.js';
 import { memoryLedger } from '../ledger/memory-ledger.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { memoryStore } from '../store/memory-store.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 import { signWebhook } from './sign-webhook.js';
+import { signWebhookAsync, signWithWebCrypto } from './sign-webhook-async.js';
 import { parseSignatureHeader } from './signature-header.js';
+import {
+  body,
+  deliveryWith,
+  event,
+  NOW,
+  OLD_SECRET,
+  OPTION_MISTAKES,
+  REFUSALS,
+  SECRET,
+  signed,
+  T,
+} from './test-support/verification-vectors.js';
+import type { VerifyWebhookOptions } from './verify-checks.js';
 import { verifyWebhook } from './verify-webhook.js';
+import { verifyWebhookAsync } from './verify-webhook-async.js';
+import { verifyWithWebCrypto } from './verify-with-web-crypto.js';
 import { type WebhookVerificationCode, WebhookVerificationError } from './webhook-verification-error.js';
 
-const SECRET = 'whsec_test_primary_secret';
-const OLD_SECRET = 'whsec_test_previous_secret';
-const NOW = new Date('2026-11-21T12:00:00.000Z');
-const T = Math.floor(NOW.getTime() / 1000);
+type Verify = (options: VerifyWebhookOptions) => WebhookEvent | Promise<WebhookEvent>;
 
-const event = {
-  event: 'payment.succeeded',
-  paymentUid: 'pay_1',
-  status: 'SUCCEEDED',
-  orderId: 'ord_1',
-  productUid: 'premium',
-  offerUid: 'premium_monthly',
-  subscriberUid: 'sbr_1',
-  metadata: { accountKey: 'user_42', note: 'café — مرحبا — 😀' },
-  occurredAt: '2026-11-21T11:59:58.000Z',
-};
-const body = JSON.stringify(event);
-const signed = (payload: string | Uint8Array = body, secret = SECRET, timestamp = T) =>
-  signWebhook({ payload, secret, timestamp });
+// Every test of this file runs over each verifier: the sync one, and the async one on each HMAC it
+// may choose (node's crypto here on Node; Web Crypto, as on an edge runtime).
+const VERIFIERS: Array<[name: string, verify: Verify]> = [
+  ['verifyWebhook', verifyWebhook],
+  ['verifyWebhookAsync on node:crypto', verifyWebhookAsync],
+  ['verifyWebhookAsync on Web Crypto', (options) => verifyWithWebCrypto(options, 'verifyWebhookAsync')],
+];
+const ASYNC_VERIFIERS = VERIFIERS.slice(1);
 
-function reasonOf(run: () => unknown): WebhookVerificationCode | 'accepted' {
+async function errorOf(verify: Verify, options: VerifyWebhookOptions): Promise<unknown> {
   try {
-    run();
-    return 'accepted';
+    await verify(options);
+    return undefined;
   } catch (error) {
-    if (error instanceof WebhookVerificationError) return error.code;
-    throw error;
+    return error;
   }
 }
 
-describe('verifyWebhook', () => {
-  it('returns the typed event for a correctly signed body', () => {
-    const verified = verifyWebhook({
+async function reasonOf(
+  verify: Verify,
+  options: VerifyWebhookOptions,
+): Promise<WebhookVerificationCode | 'accepted'> {
+  const error = await errorOf(verify, options);
+  if (error === undefined) return 'accepted';
+  if (error instanceof WebhookVerificationError) return error.code;
+  throw error;
+}
+
+describe.each(VERIFIERS)('%s', (_name, verify) => {
+  it('returns the typed event for a correctly signed body', async () => {
+    const verified = await verify({
       rawBody: Buffer.from(body),
       signature: signed(),
       secrets: SECRET,
@@ -49,87 +67,28 @@ describe('verifyWebhook', () => {
     expect(verified).toEqual(event);
   });
 
-  const v1Of = (header: string) => header.slice(header.indexOf('v1=') + 3);
-  const cases: Array<[string, Partial<Parameters<typeof verifyWebhook>[0]>, WebhookVerificationCode]> = [
-    ['header missing', { signature: undefined }, 'header_missing'],
-    ['header empty', { signature: '  ' }, 'header_missing'],
-    ['header without t', { signature: `v1=${v1Of(signed())}` }, 'header_malformed'],
-    ['header without v1', { signature: `t=${T}` }, 'header_malformed'],
-    ['header with only other schemes', { signature: `t=${T},v0=${v1Of(signed())}` }, 'header_malformed'],
-    ['header with two t entries', { signature: `t=${T},t=${T},v1=${v1Of(signed())}` }, 'header_malformed'],
-    ['header entry without =', { signature: `t=${T},v1` }, 'header_malformed'],
-    ['header with an empty entry', { signature: `t=${T},,v1=${v1Of(signed())}` }, 'header_malformed'],
-    ['header that is not the format', { signature: 'sha256=abc' }, 'header_malformed'],
-    ['timestamp not a number', { signature: `t=abc,v1=${v1Of(signed())}` }, 'timestamp_invalid'],
-    ['timestamp with a fraction', { signature: `t=${T}.5,v1=${v1Of(signed())}` }, 'timestamp_invalid'],
-    ['timestamp negative', { signature: `t=-${T},v1=${v1Of(signed())}` }, 'timestamp_invalid'],
-    ['timestamp empty', { signature: `t=,v1=${v1Of(signed())}` }, 'timestamp_invalid'],
-    ['timestamp 301 s old', { signature: signed(body, SECRET, T - 301) }, 'timestamp_out_of_tolerance'],
-    ['timestamp 301 s ahead', { signature: signed(body, SECRET, T + 301) }, 'timestamp_out_of_tolerance'],
-    ['wrong secret', { signature: signed(body, 'whsec_someone_else') }, 'signature_mismatch'],
-    [
-      'signature in uppercase hex',
-      { signature: `t=${T},v1=${v1Of(signed()).toUpperCase()}` },
-      'signature_mismatch',
-    ],
-    ['signature truncated', { signature: `t=${T},v1=${v1Of(signed()).slice(0, 63)}` }, 'signature_mismatch'],
-    ['signature not hex', { signature: `t=${T},v1=${'z'.repeat(64)}` }, 'signature_mismatch'],
-    ['body re-serialised', { rawBody: JSON.stringify(JSON.parse(body), null, 2) }, 'signature_mismatch'],
-    ['body parsed by a framework', { rawBody: event as unknown as string }, 'body_not_raw'],
-    ['body missing', { rawBody: undefined as unknown as string }, 'body_not_raw'],
-    ['body not JSON', { rawBody: 'not json', signature: signed('not json') }, 'body_not_json'],
-    ['body JSON but not an object', { rawBody: '[1,2]', signature: signed('[1,2]') }, 'event_invalid'],
-    [
-      'body without event',
-      {
-        rawBody: '{"occurredAt":"2026-11-21T11:59:58Z"}',
-        signature: signed('{"occurredAt":"2026-11-21T11:59:58Z"}'),
-      },
-      'event_invalid',
-    ],
-    [
-      'payment event without paymentUid',
-      {
-        rawBody: JSON.stringify({ ...event, paymentUid: undefined }),
-        signature: signed(JSON.stringify({ ...event, paymentUid: undefined })),
-      },
-      'event_invalid',
-    ],
-  ];
-
-  it.each(cases)('refuses %s', (_label, override, reason) => {
-    const options = { rawBody: body, signature: signed(), secrets: SECRET, now: NOW, ...override };
-    expect(reasonOf(() => verifyWebhook(options))).toBe(reason);
+  it.each(REFUSALS)('refuses %s', async (_label, change, reason) => {
+    expect(await reasonOf(verify, deliveryWith(change))).toBe(reason);
   });
 
-  it('accepts a timestamp exactly at the tolerance, in the past and in the future', () => {
+  it('accepts a timestamp exactly at the tolerance, in the past and in the future', async () => {
     for (const t of [T - 300, T + 300]) {
-      expect(
-        reasonOf(() =>
-          verifyWebhook({ rawBody: body, signature: signed(body, SECRET, t), secrets: SECRET, now: NOW }),
-        ),
-      ).toBe('accepted');
+      expect(await reasonOf(verify, deliveryWith({ signature: signed(body, SECRET, t) }))).toBe('accepted');
     }
   });
 
-  it('honours a custom tolerance', () => {
+  it('honours a custom tolerance', async () => {
     const signature = signed(body, SECRET, T - 60);
-    expect(
-      reasonOf(() =>
-        verifyWebhook({ rawBody: body, signature, secrets: SECRET, now: NOW, toleranceSeconds: 59 }),
-      ),
-    ).toBe('timestamp_out_of_tolerance');
-    expect(
-      reasonOf(() =>
-        verifyWebhook({ rawBody: body, signature, secrets: SECRET, now: NOW, toleranceSeconds: 60 }),
-      ),
-    ).toBe('accepted');
+    expect(await reasonOf(verify, deliveryWith({ signature, toleranceSeconds: 59 }))).toBe(
+      'timestamp_out_of_tolerance',
+    );
+    expect(await reasonOf(verify, deliveryWith({ signature, toleranceSeconds: 60 }))).toBe('accepted');
   });
 
-  it('refuses a tolerance or a clock that would switch replay protection off', () => {
+  it('refuses a tolerance or a clock that would switch replay protection off', async () => {
     // A delivery captured 90 days ago: a NaN, infinite or huge tolerance, or an invalid clock, would accept it.
     const captured = signed(body, SECRET, T - 90 * 86_400);
-    const attempts: Array<Partial<Parameters<typeof verifyWebhook>[0]>> = [
+    const attempts: Array<Partial<VerifyWebhookOptions>> = [
       { toleranceSeconds: Number(process.env.DCBKIT_UNSET_TOLERANCE) },
       { toleranceSeconds: Number.POSITIVE_INFINITY },
       { toleranceSeconds: 1e9 },
@@ -138,143 +97,103 @@ describe('verifyWebhook', () => {
       { now: new Date('x') },
     ];
     for (const options of attempts) {
-      expect(() =>
-        verifyWebhook({ rawBody: body, signature: captured, secrets: SECRET, now: NOW, ...options }),
-      ).toThrow(expect.objectContaining({ code: 'invalid_option' }));
+      expect(await errorOf(verify, deliveryWith({ signature: captured, ...options }))).toEqual(
+        expect.objectContaining({ code: 'invalid_option' }),
+      );
     }
-    expect(() =>
-      createWebhookHandler({
-        secrets: SECRET,
-        store: memoryStore(),
-        ledger: memoryLedger(),
-        offers: [],
-        toleranceSeconds: Number.NaN,
-      }),
-    ).toThrow(expect.objectContaining({ code: 'invalid_option', details: { option: 'toleranceSeconds' } }));
   });
 
-  it('accepts any configured secret while rotating', () => {
+  it('accepts any configured secret while rotating', async () => {
     for (const secret of [SECRET, OLD_SECRET]) {
       const signature = signed(body, secret);
-      expect(
-        reasonOf(() => verifyWebhook({ rawBody: body, signature, secrets: [SECRET, OLD_SECRET], now: NOW })),
-      ).toBe('accepted');
+      expect(await reasonOf(verify, deliveryWith({ signature, secrets: [SECRET, OLD_SECRET] }))).toBe(
+        'accepted',
+      );
     }
-    expect(
-      reasonOf(() =>
-        verifyWebhook({ rawBody: body, signature: signed(body, OLD_SECRET), secrets: [SECRET], now: NOW }),
-      ),
-    ).toBe('signature_mismatch');
   });
 
-  it('accepts when any of several v1 entries matches, ignoring other schemes and spaces', () => {
+  it('accepts when any of several v1 entries matches, ignoring other schemes and spaces', async () => {
     const good = parseSignatureHeader(signed()).v1[0];
     const other = parseSignatureHeader(signed(body, OLD_SECRET)).v1[0];
     const header = `t=${T}, v0=deadbeef, v1=${other} , v1=${good}`;
-    expect(
-      reasonOf(() => verifyWebhook({ rawBody: body, signature: header, secrets: SECRET, now: NOW })),
-    ).toBe('accepted');
+    expect(await reasonOf(verify, deliveryWith({ signature: header }))).toBe('accepted');
   });
 
-  it('refuses a header with more v1 entries than a rotation needs', () => {
-    const good = parseSignatureHeader(signed()).v1[0];
-    const header = `t=${T},${Array.from({ length: 16 }, () => `v1=${'0'.repeat(64)}`).join(',')},v1=${good}`;
-    expect(
-      reasonOf(() => verifyWebhook({ rawBody: body, signature: header, secrets: SECRET, now: NOW })),
-    ).toBe('header_malformed');
-  });
-
-  it('hashes the exact bytes: Buffer, Uint8Array and string bodies with multi-byte UTF-8 agree', () => {
+  it('hashes the exact bytes: Buffer, Uint8Array and string bodies with multi-byte UTF-8 agree', async () => {
     const bytes = Buffer.from(body, 'utf8');
     expect(bytes.length).toBeGreaterThan(body.length);
     const signature = signed(bytes);
     expect(signature).toBe(signed(body));
     for (const rawBody of [bytes, new Uint8Array(bytes), body]) {
-      expect(verifyWebhook({ rawBody, signature, secrets: SECRET, now: NOW }).metadata).toEqual(
+      expect((await verify({ rawBody, signature, secrets: SECRET, now: NOW })).metadata).toEqual(
         event.metadata,
       );
     }
   });
 
-  it('refuses the same text in another encoding', () => {
+  it('refuses the same text in another encoding', async () => {
     const latin1 = Buffer.from(body, 'latin1');
-    expect(
-      reasonOf(() => verifyWebhook({ rawBody: latin1, signature: signed(), secrets: SECRET, now: NOW })),
-    ).toBe('signature_mismatch');
+    expect(await reasonOf(verify, deliveryWith({ rawBody: latin1 }))).toBe('signature_mismatch');
   });
 
-  it('accepts a Uint8Array view into a larger buffer', () => {
+  it('accepts a Uint8Array view into a larger buffer', async () => {
     const backing = Buffer.concat([Buffer.from('xxxx'), Buffer.from(body), Buffer.from('yyyy')]);
     const view = new Uint8Array(backing.buffer, backing.byteOffset + 4, backing.length - 8);
-    expect(verifyWebhook({ rawBody: view, signature: signed(), secrets: SECRET, now: NOW }).paymentUid).toBe(
-      'pay_1',
-    );
+    expect((await verify(deliveryWith({ rawBody: view }))).paymentUid).toBe('pay_1');
   });
 
-  it('parses an unknown event name as a generic event', () => {
+  it('parses an unknown event name as a generic event', async () => {
     const future = JSON.stringify({
       event: 'loyalty.points_awarded',
       occurredAt: event.occurredAt,
       points: 10,
     });
-    const verified = verifyWebhook({ rawBody: future, signature: signed(future), secrets: SECRET, now: NOW });
+    const verified = await verify(deliveryWith({ rawBody: future, signature: signed(future) }));
     expect(verified.event).toBe('loyalty.points_awarded');
   });
 
-  it('tolerates unknown fields on a known event', () => {
+  it('tolerates unknown fields on a known event', async () => {
     const extended = JSON.stringify({ ...event, newField: { nested: true } });
-    const verified = verifyWebhook({
-      rawBody: extended,
-      signature: signed(extended),
-      secrets: SECRET,
-      now: NOW,
-    });
+    const verified = await verify(deliveryWith({ rawBody: extended, signature: signed(extended) }));
     expect(verified.paymentUid).toBe('pay_1');
   });
 
-  it('never puts a secret or the signature in an error message', () => {
+  it('never puts a secret or the signature in an error message', async () => {
     const signature = signed(body, 'whsec_wrong_secret_value');
-    for (const options of [
-      { rawBody: body, signature, secrets: SECRET },
-      { rawBody: body, signature: signed(body, SECRET, T - 999), secrets: SECRET },
-      { rawBody: 'nope', signature: signed('nope'), secrets: SECRET },
+    for (const change of [
+      { signature },
+      { signature: signed(body, SECRET, T - 999) },
+      { rawBody: 'nope', signature: signed('nope') },
     ]) {
-      try {
-        verifyWebhook({ ...options, now: NOW });
-        expect.unreachable();
-      } catch (error) {
-        const text = `${(error as Error).message} ${String((error as Error).cause ?? '')}`;
-        expect(text).not.toContain(SECRET);
-        expect(text).not.toContain('whsec_wrong_secret_value');
-        expect(text).not.toContain(parseSignatureHeader(signature).v1[0]);
-      }
+      const error = (await errorOf(verify, deliveryWith(change))) as Error;
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      const text = `${error.message} ${String(error.cause ?? '')}`;
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain('whsec_wrong_secret_value');
+      expect(text).not.toContain(parseSignatureHeader(signature).v1[0]);
     }
   });
 
-  it('explains how to keep the raw body when handed a parsed object', () => {
-    try {
-      verifyWebhook({ rawBody: event as unknown as string, signature: signed(), secrets: SECRET, now: NOW });
-      expect.unreachable();
-    } catch (error) {
-      expect((error as Error).message).toMatch(/express\.raw/);
-      expect((error as Error).message).toMatch(/Koa/);
-    }
+  it('explains how to keep the raw body when handed a parsed object', async () => {
+    const error = (await errorOf(verify, deliveryWith({ rawBody: event as unknown as string }))) as Error;
+    expect(error.message).toMatch(/express\.raw/);
+    expect(error.message).toMatch(/Koa/);
+    expect(error.message).toMatch(/arrayBuffer\(\)/);
   });
 
-  it('throws invalid_option, not a verification error, when no secret is configured', () => {
-    expect(() => verifyWebhook({ rawBody: body, signature: signed(), secrets: [], now: NOW })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
-    );
-    expect(() => verifyWebhook({ rawBody: body, signature: signed(), secrets: '', now: NOW })).toThrow(
-      expect.objectContaining({ code: 'invalid_option' }),
-    );
-  });
+  it.each(OPTION_MISTAKES)(
+    'throws invalid_option, not a verification error, for %s',
+    async (_label, change) => {
+      const error = await errorOf(verify, deliveryWith(change));
+      expect(isDcbError(error, 'invalid_option')).toBe(true);
+      expect(error).not.toBeInstanceOf(WebhookVerificationError);
+    },
+  );
 
-  it('rejects any single change to the body, the timestamp or the signature', () => {
+  it('rejects any single change to the body, the timestamp or the signature', async () => {
     const bytes = Buffer.from(body);
     const signature = signed(bytes);
-    const { v1 } = parseSignatureHeader(signature);
-    const hex = v1[0] as string;
+    const hex = parseSignatureHeader(signature).v1[0] as string;
     const change = fc.oneof(
       fc.record({
         part: fc.constant('body' as const),
@@ -292,8 +211,8 @@ describe('verifyWebhook', () => {
         delta: fc.integer({ min: 1, max: 15 }),
       }),
     );
-    fc.assert(
-      fc.property(change, ({ part, index, delta }) => {
+    await fc.assert(
+      fc.asyncProperty(change, async ({ part, index, delta }) => {
         let rawBody: Buffer = bytes;
         let header = signature;
         if (part === 'body') {
@@ -305,12 +224,70 @@ describe('verifyWebhook', () => {
           const digit = ((Number.parseInt(hex.charAt(index), 16) + delta) % 16).toString(16);
           header = `t=${T},v1=${hex.slice(0, index)}${digit}${hex.slice(index + 1)}`;
         }
-        expect(reasonOf(() => verifyWebhook({ rawBody, signature: header, secrets: SECRET, now: NOW }))).toBe(
+        expect(await reasonOf(verify, { rawBody, signature: header, secrets: SECRET, now: NOW })).toBe(
           'signature_mismatch',
         );
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe.each(ASYNC_VERIFIERS)('%s, beside verifyWebhook', (_name, verify) => {
+  it('refuses every vector with the same error class, code and message', async () => {
+    for (const [, change] of REFUSALS) {
+      const expected = (await errorOf(verifyWebhook, deliveryWith(change))) as WebhookVerificationError;
+      const error = (await errorOf(verify, deliveryWith(change))) as WebhookVerificationError;
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect({ code: error.code, message: error.message }).toEqual({
+        code: expected.code,
+        message: expected.message,
+      });
+    }
+  });
+
+  it('refuses only by rejecting, never by throwing synchronously', async () => {
+    for (const change of [...REFUSALS.map(([, c]) => c), ...OPTION_MISTAKES.map(([, c]) => c)]) {
+      const result = verify(deliveryWith(change));
+      expect(result).toBeInstanceOf(Promise);
+      await expect(result).rejects.toBeInstanceOf(Error);
+    }
+  });
+
+  it('names itself in an option error', async () => {
+    const error = (await errorOf(verify, deliveryWith({ toleranceSeconds: 0 }))) as Error;
+    expect(error.message).toMatch(/^verifyWebhookAsync: toleranceSeconds/);
+  });
+});
+
+describe('verifyWebhookAsync on Web Crypto', () => {
+  it('keeps each delivery’s own header while many are verified at once', async () => {
+    // The header scan is shared: one verification's await must not let another's header replace it.
+    const bodies = Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...event, paymentUid: `pay_${i}` }));
+    const deliveries = bodies.map((rawBody, i) => ({
+      rawBody,
+      signature: i % 3 === 0 ? signed(rawBody, 'whsec_someone_else') : signed(rawBody, SECRET, T - i),
+      secrets: SECRET,
+      now: NOW,
+    }));
+    const reasons = await Promise.all(
+      deliveries.map((options) => reasonOf((o) => verifyWithWebCrypto(o, 'verifyWebhookAsync'), options)),
+    );
+    expect(reasons).toEqual(deliveries.map((_, i) => (i % 3 === 0 ? 'signature_mismatch' : 'accepted')));
+  });
+});
+
+describe('createWebhookHandler', () => {
+  it('refuses a tolerance that would switch replay protection off', () => {
+    expect(() =>
+      createWebhookHandler({
+        secrets: SECRET,
+        store: memoryStore(),
+        ledger: memoryLedger(),
+        offers: [],
+        toleranceSeconds: Number.NaN,
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_option', details: { option: 'toleranceSeconds' } }));
   });
 });
 
@@ -325,5 +302,26 @@ describe('signWebhook', () => {
     expect(() => signWebhook({ payload: body, secret: SECRET, timestamp: 1.5 })).toThrow(
       expect.objectContaining({ code: 'invalid_option' }),
     );
+  });
+});
+
+describe.each([
+  ['signWebhookAsync on node:crypto', signWebhookAsync],
+  ['signWebhookAsync on Web Crypto', signWithWebCrypto],
+])('%s', (_name, signAsync) => {
+  it('signs exactly as signWebhook, strings and bytes alike', async () => {
+    for (const payload of [body, Buffer.from(body), new Uint8Array(Buffer.from(body)), '']) {
+      for (const timestamp of [T, NOW, 0]) {
+        expect(await signAsync({ payload, secret: SECRET, timestamp })).toBe(
+          signWebhook({ payload, secret: SECRET, timestamp }),
+        );
+      }
+    }
+  });
+
+  it('rejects a timestamp that is not whole seconds', async () => {
+    const result = signAsync({ payload: body, secret: SECRET, timestamp: -1 });
+    expect(result).toBeInstanceOf(Promise);
+    await expect(result).rejects.toEqual(expect.objectContaining({ code: 'invalid_option' }));
   });
 });

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Reply } from '../http/reply.js';
 import { RequestRefusal } from '../refusals/refusals.js';
+import { RetentionQueue } from '../retention/retention-queue.js';
 
 /** The spec's replay window. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 
 interface Entry {
+  readonly id: string;
   fingerprint: string;
-  startedAt: number;
   reply: Reply | undefined;
 }
 
@@ -21,6 +22,14 @@ export type IdempotencyClaim = { kind: 'new' } | { kind: 'replay'; reply: Reply 
  */
 export class IdempotencyStore {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The entries in the order they were claimed, which is time order (the clock never goes back):
+   * forgetting looks at the head only. Never a walk over the map, whose deleted slots V8 keeps
+   * until it rehashes: a walk from the oldest end crossed them all again on every create.
+   */
+  private readonly claimed = new RetentionQueue<Entry>(IDEMPOTENCY_WINDOW_SECONDS * 1000);
+  /** Claims whose window closed while they still ran: forgotten as soon as they complete. */
+  private readonly expiredWhileRunning = new Set<Entry>();
 
   constructor(private readonly clock: SandboxClock) {}
 
@@ -41,32 +50,42 @@ export class IdempotencyStore {
       }
       return { kind: 'replay', reply: entry.reply };
     }
-    this.entries.set(id, { fingerprint, startedAt: this.clock.now().getTime(), reply: undefined });
+    const claimed: Entry = { id, fingerprint, reply: undefined };
+    this.entries.set(id, claimed);
+    this.claimed.add(claimed, this.clock.now().getTime());
     return { kind: 'new' };
   }
 
   /** Stores the reply that later replays return. */
   complete(clientId: string, key: string, reply: Reply): void {
     const entry = this.entries.get(`${clientId}\n${key}`);
-    if (entry) entry.reply = reply;
+    if (!entry) return;
+    // Past its window already: no claim can replay it, so it is not kept.
+    if (this.expiredWhileRunning.delete(entry)) this.entries.delete(entry.id);
+    else entry.reply = reply;
   }
 
   /** Frees the key of a refused request. */
   release(clientId: string, key: string): void {
-    this.entries.delete(`${clientId}\n${key}`);
+    const id = `${clientId}\n${key}`;
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.expiredWhileRunning.delete(entry);
   }
 
   /**
-   * Entries sit in the order they were claimed, which is time order (the clock never goes back),
-   * so the walk stops at the first one still inside the window: a create costs the same with
-   * 1,000 or 100,000 keys held. A claim still running is stepped over, never dropped.
+   * Forgets the entries whose window has closed: O(1) per entry forgotten, and one comparison when
+   * none is due, so a create costs the same with 1,000 or 100,000 keys held, before and after the
+   * window starts closing. A claim still running is kept until it completes or is released.
    */
   private forgetExpired(): void {
-    const oldest = this.clock.now().getTime() - IDEMPOTENCY_WINDOW_SECONDS * 1000;
-    for (const [id, entry] of this.entries) {
-      if (entry.startedAt > oldest) return;
-      if (entry.reply) this.entries.delete(id);
-    }
+    this.claimed.sweep(this.clock.now().getTime(), (entry) => {
+      // Released (and perhaps claimed again, with an entry of its own) since: nothing to forget.
+      if (this.entries.get(entry.id) !== entry) return;
+      if (entry.reply) this.entries.delete(entry.id);
+      else this.expiredWhileRunning.add(entry);
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxClock } from '../clock/clock.js';
 import type { EnvironmentName } from '../config/environment-config.js';
+import { RetentionQueue } from '../retention/retention-queue.js';
 
 /** The spec's token lifetime. */
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -18,6 +19,8 @@ const TOKEN_PREFIX: Record<EnvironmentName, string> = { sandbox: 'sbx_at_', prod
 /** Opaque bearer tokens of one environment, valid for an hour of sandbox time. */
 export class TokenStore {
   private readonly grants = new Map<string, AccessGrant>();
+  /** Tokens in issue order, which is expiry order: forgetting looks at the head only (see IdempotencyStore). */
+  private readonly issued = new RetentionQueue<string>(TOKEN_LIFETIME_SECONDS * 1000);
 
   constructor(
     private readonly clock: SandboxClock,
@@ -27,8 +30,10 @@ export class TokenStore {
   issue(clientId: string): { accessToken: string; expiresIn: number } {
     this.forgetExpired();
     const accessToken = `${TOKEN_PREFIX[this.environment]}${randomBytes(24).toString('base64url')}`;
-    const expiresAt = new Date(this.clock.now().getTime() + TOKEN_LIFETIME_SECONDS * 1000);
+    const nowMs = this.clock.now().getTime();
+    const expiresAt = new Date(nowMs + TOKEN_LIFETIME_SECONDS * 1000);
     this.grants.set(accessToken, { clientId, environment: this.environment, expiresAt });
+    this.issued.add(accessToken, nowMs);
     return { accessToken, expiresIn: TOKEN_LIFETIME_SECONDS };
   }
 
@@ -43,12 +48,8 @@ export class TokenStore {
     return grant;
   }
 
-  /** Tokens sit in issue order, so expiry order: the walk stops at the first live one. */
+  /** Forgets expired tokens, O(1) each: never a walk over the map from its oldest end. */
   private forgetExpired(): void {
-    const now = this.clock.now().getTime();
-    for (const [token, grant] of this.grants) {
-      if (grant.expiresAt.getTime() > now) return;
-      this.grants.delete(token);
-    }
+    this.issued.sweep(this.clock.now().getTime(), (token) => this.grants.delete(token));
   }
 }

@@ -9,11 +9,13 @@ export const TEST_START = '2030-01-01T00:00:00.000Z';
 export interface TestSandboxOptions extends Omit<StartSandboxOptions, 'config' | 'clock' | 'port' | 'host'> {
   /** Edits the default config before the sandbox starts. */
   configure?: (config: SandboxConfig) => void;
+  /** Where the frozen clock starts. Default TEST_START. */
+  start?: string;
 }
 
 /** A sandbox on 127.0.0.1, an ephemeral port and a frozen clock at TEST_START. */
 export function startTestSandbox(options: TestSandboxOptions = {}): Promise<Sandbox> {
-  const { configure, ...rest } = options;
+  const { configure, start = TEST_START, ...rest } = options;
   const config = defaultSandboxConfig();
   configure?.(config);
   return startSandbox({
@@ -21,7 +23,7 @@ export function startTestSandbox(options: TestSandboxOptions = {}): Promise<Sand
     host: '127.0.0.1',
     config,
     clock: createClock({
-      start: TEST_START,
+      start,
       frozen: true,
       onTaskError: (error) => {
         throw error;

@@ -15,6 +15,7 @@ const USAGE = `Usage: dcbkit-store <migrate|reconcile> [options]
   --table-prefix <p>     the tables' prefix, as your store's tablePrefix (default: dcbkit_)
   --offers <file>        reconcile: your offers as a JSON array (default: $DCB_OFFERS_FILE)
   --max-age-hours <n>    reconcile: read live subscriptions not heard of for n hours (default 168)
+  --dry-run              reconcile: read and print what would change, change nothing (no migration either)
   -h, --help             this text
 reconcile reads DCB_ENV, DCB_API_BASE_URL, DCB_CLIENT_ID, DCB_CLIENT_SECRET, DCB_WEBHOOK_SECRET.`;
 
@@ -51,12 +52,14 @@ export async function runStoreCli(
     print(`dcbkit-store: ${(error as Error).message}`);
     return 2;
   }
+  const dryRun = values['dry-run'] === true;
   try {
-    const migrated = await sqlStore.migrate();
     if (command === 'migrate') {
-      print(JSON.stringify(migrated));
+      print(JSON.stringify(await sqlStore.migrate()));
       return 0;
     }
+    // A dry run changes nothing, the schema included: it reads the tables as they are.
+    if (!dryRun) await sqlStore.migrate();
     const offersFile = values.offers ?? env.DCB_OFFERS_FILE;
     if (!offersFile) {
       print(`dcbkit-store reconcile: pass --offers <file> or set DCB_OFFERS_FILE.\n${USAGE}`);
@@ -64,17 +67,28 @@ export async function runStoreCli(
     }
     const offers = defineOffers(JSON.parse(await readFile(offersFile, 'utf8')));
     const client = createClient(configFromEnv(env).client);
-    const release = await sqlStore.store.tryLock(RECONCILE_LOCK);
+    // Nothing to keep apart from a running reconciler when nothing is written.
+    const release = dryRun ? async () => {} : await sqlStore.store.tryLock(RECONCILE_LOCK);
     if (release === undefined) {
       print('dcbkit-store reconcile: another instance is reconciling; nothing done.');
       return 1;
     }
     try {
       const hours = values['max-age-hours'] === undefined ? 168 : Number(values['max-age-hours']);
-      const report = await reconcile({ client, store: sqlStore.store, offers, maxAgeMs: hours * 3_600_000 });
+      const report = await reconcile({
+        client,
+        store: sqlStore.store,
+        offers,
+        maxAgeMs: hours * 3_600_000,
+        dryRun,
+      });
       print(
         JSON.stringify(
-          { ...report, failures: report.failures.map(({ error: _error, ...rest }) => rest) },
+          {
+            ...(dryRun ? { dryRun: true } : {}),
+            ...report,
+            failures: report.failures.map(({ error: _error, ...rest }) => rest),
+          },
           null,
           2,
         ),
@@ -102,6 +116,7 @@ function parse(argv: readonly string[]) {
       offers: { type: 'string' },
       'max-age-hours': { type: 'string' },
       'table-prefix': { type: 'string' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

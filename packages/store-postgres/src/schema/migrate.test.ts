@@ -25,13 +25,14 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
       'dcbkit_entitlement_payments',
       'dcbkit_entitlement_units',
       'dcbkit_entitlements',
       'dcbkit_events',
+      'dcbkit_history',
       'dcbkit_locks',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
@@ -48,12 +49,20 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
       );
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+      expect(rows).toEqual([
+        { version: 1 },
+        { version: 2 },
+        { version: 3 },
+        { version: 4 },
+        { version: 5 },
+        { version: 6 },
+        { version: 7 },
+      ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
     }
@@ -70,6 +79,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'one_entitlement_units',
       'one_entitlements',
       'one_events',
+      'one_history',
       'one_locks',
       'one_migrations',
       'one_pending_payments',
@@ -77,6 +87,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'two_entitlement_units',
       'two_entitlements',
       'two_events',
+      'two_history',
       'two_locks',
       'two_migrations',
       'two_pending_payments',
@@ -95,7 +106,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });
 
@@ -109,13 +120,14 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
       'dcbkit_entitlement_payments',
       'dcbkit_entitlement_units',
       'dcbkit_entitlements',
       'dcbkit_events',
+      'dcbkit_history',
       'dcbkit_locks',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
@@ -139,14 +151,19 @@ describe('migrate on PGlite', () => {
       'entitlement_units',
       'entitlement_units_pkey',
       'entitlements',
-      'entitlements_deadline_idx',
-      'entitlements_heard_idx',
+      'entitlements_due_deadline_idx',
+      'entitlements_due_heard_idx',
       'entitlements_pkey',
       'entitlements_subscription_idx',
       'events',
       'events_completed_idx',
       'events_lease_idx',
       'events_pkey',
+      'history',
+      'history_account_idx',
+      'history_id_seq',
+      'history_pkey',
+      'history_recorded_idx',
       'locks',
       'locks_pkey',
       'migrations',

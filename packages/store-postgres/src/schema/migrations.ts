@@ -1,3 +1,4 @@
+import { DEADLINE_PENDING, HEARD_IF_LIVE } from './due-index-keys.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -153,6 +154,55 @@ export const MIGRATIONS: readonly Migration[] = [
       // A late release (or completion) by a holder whose lease lapsed frees nothing of the delivery
       // that took the claim over: each claim names its holder.
       `ALTER TABLE ${t.events} ADD COLUMN claim_token text`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'reconciliation: the due listing page by page from indexes',
+    statements: (t) => [
+      // The indexes of version 2 held the live subscriptions by date but not by key: each page of
+      // the due listing filtered every live subscription by its paging key, and cost more the more
+      // there were. These hold the key after the date, so a page checks its key in the index, among
+      // the due rows only (see due-index-keys.ts and the store's due query).
+      `DROP INDEX ${t.quotedSchema}.${t.index('entitlements_deadline_idx')}`,
+      `DROP INDEX ${t.quotedSchema}.${t.index('entitlements_heard_idx')}`,
+      `CREATE INDEX ${t.index('entitlements_due_deadline_idx')} ON ${t.entitlements}
+        (deadline_at, account_key COLLATE "C", product_uid COLLATE "C") WHERE ${DEADLINE_PENDING}`,
+      // INCLUDE: the columns of the key's expression, so that the scan never reads the table.
+      `CREATE INDEX ${t.index('entitlements_due_heard_idx')} ON ${t.entitlements}
+        ((${HEARD_IF_LIVE}), account_key COLLATE "C", product_uid COLLATE "C")
+        INCLUDE (live_subscription, last_event_at, reconciled_at)`,
+      // The statistics of the new expression now, not at autovacuum's next analyze (PGlite has
+      // none): until then the planner would guess and read the whole table for each page.
+      `ANALYZE ${t.entitlements}`,
+    ],
+  },
+  {
+    version: 7,
+    name: 'the history of every decision',
+    statements: (t) => [
+      // One row per entry, appended and never changed; the serial id is the append order, which
+      // lists newest first also among entries recorded in the same millisecond.
+      `CREATE TABLE ${t.history} (
+        id bigserial PRIMARY KEY,
+        recorded_at timestamptz NOT NULL,
+        account_key text NOT NULL,
+        product_uid text NOT NULL,
+        source text NOT NULL,
+        decision text NOT NULL,
+        event_name text,
+        event_key text,
+        occurred_at text,
+        payment_uid text,
+        subscription_uid text,
+        status_before text,
+        status_after text,
+        units_before integer,
+        units_after integer
+      )`,
+      `CREATE INDEX ${t.index('history_account_idx')} ON ${t.history} (account_key, id)`,
+      // Pruning by age, after each reconcile run.
+      `CREATE INDEX ${t.index('history_recorded_idx')} ON ${t.history} (recorded_at)`,
     ],
   },
 ];

@@ -25,6 +25,8 @@ export interface TableNames {
   readonly entitlementPayments: string;
   /** The orders consumable units were bought by (core's EntitlementFacts), one row each. */
   readonly entitlementUnits: string;
+  /** The history of every decision (core's HistoryStore), one row per entry. */
+  readonly history: string;
   /** An index name, quoted and unqualified (CREATE INDEX takes it so). */
   index(name: string): string;
 }
@@ -84,6 +86,7 @@ export function tableNames(options: TableNameOptions = {}): TableNames {
     locks: qualified('locks'),
     entitlementPayments: qualified('entitlement_payments'),
     entitlementUnits: qualified('entitlement_units'),
+    history: qualified('history'),
     index: (name: string) => quote(tablePrefix + name),
   };
 }

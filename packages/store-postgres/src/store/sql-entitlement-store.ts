@@ -4,6 +4,7 @@ import {
   type EntitlementFacts,
   type EntitlementStore,
   type EntitlementUpdate,
+  type HistoryStore,
   isLiveSubscription,
   type ReconcileStore,
   reconcileDeadline,
@@ -18,6 +19,7 @@ import {
   type KnownRow,
   NOTHING_HELD,
 } from './held-facts.js';
+import { historyMethods } from './history-methods.js';
 import { reconcileMethods } from './reconcile-methods.js';
 import { type StoreStatements, storeStatements } from './store-statements.js';
 
@@ -166,7 +168,7 @@ export async function updateInTransaction(
 export function sqlEntitlementStore(
   executor: SqlExecutor,
   names: TableNames,
-): EntitlementStore & ReconcileStore {
+): EntitlementStore & ReconcileStore & HistoryStore {
   const sql = storeStatements(names);
   const first = async (text: string, params: unknown[]) =>
     (await executor.query<DataRow>(text, params)).rows[0]?.data;
@@ -188,5 +190,6 @@ export function sqlEntitlementStore(
     findBySubscriptionUid: (subscriptionUid) => first(sql.bySubscription, [subscriptionUid]),
     findByPaymentUid: (paymentUid) => first(sql.byPayment, [paymentUid]),
     ...reconcileMethods(executor, sql),
+    ...historyMethods(executor, names),
   };
 }

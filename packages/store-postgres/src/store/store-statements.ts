@@ -1,3 +1,4 @@
+import { DEADLINE_PENDING, HEARD_IF_LIVE } from '../schema/due-index-keys.js';
 import type { TableNames } from '../schema/table-names.js';
 
 /** The SQL of the store, built once per table names. */
@@ -32,8 +33,10 @@ export function storeStatements(t: TableNames) {
       SELECT $1::text, $2::text, $9::text WHERE $9::text IS NOT NULL AND EXISTS (SELECT 1 FROM written)
       ON CONFLICT DO NOTHING)
     SELECT 1 AS written FROM written`;
-  // When the entitlement was last heard of: GREATEST skips nulls (null only when both are).
-  const heard = 'GREATEST(last_event_at, reconciled_at)';
+  // The paging key, in JavaScript's string order (see list): a row comparison, which the indexes
+  // of the due listing check entry by entry.
+  const keyOrder = 'account_key COLLATE "C", product_uid COLLATE "C"';
+  const afterKey = `(${keyOrder}) > ($3::text, $4::text)`;
   return {
     get: `SELECT data FROM ${t.entitlements} WHERE ${key}`,
     // One row even when the entitlement is missing, and one snapshot for the record, its version
@@ -63,13 +66,26 @@ export function storeStatements(t: TableNames) {
     ),
     // Under the lock taken by `lock`: nobody can have written since.
     updateLocked: withFacts(`UPDATE ${t.entitlements} SET ${set} WHERE ${key}`),
-    // Core's dueReason as SQL: $1 now, $2 staleBefore (or null), after ($3, $4), $5 limit.
-    due: `SELECT data FROM ${t.entitlements}
-      WHERE live_subscription
-        AND ((deadline_at <= $1::timestamptz AND (${heard} IS NULL OR ${heard} < deadline_at))
-          OR ($2::timestamptz IS NOT NULL AND (${heard} IS NULL OR ${heard} < $2::timestamptz)))
-        AND (account_key COLLATE "C" > $3 OR (account_key = $3 AND product_uid COLLATE "C" > $4))
-      ORDER BY account_key COLLATE "C", product_uid COLLATE "C" LIMIT $5`,
+    // Core's dueReason as SQL, one part per reason, each on its index of migration 6: a deadline
+    // passed with nothing heard since, or nothing heard since staleBefore. Each index is read from
+    // its oldest date up to the one asked, so it yields the due rows only, the paging key checked
+    // in the index: a page costs what the due entitlements do, whatever the number of others.
+    // Then the first `limit` keys of both, and their records. $1 now, $2 staleBefore (or null:
+    // no row is stale), after ($3, $4), $5 limit.
+    due: `SELECT e.data FROM (
+        SELECT account_key, product_uid FROM (
+          (SELECT account_key, product_uid FROM ${t.entitlements}
+            WHERE ${DEADLINE_PENDING} AND deadline_at <= $1::timestamptz AND ${afterKey}
+            ORDER BY ${keyOrder} LIMIT $5)
+          UNION
+          (SELECT account_key, product_uid FROM ${t.entitlements}
+            WHERE ${HEARD_IF_LIVE} < $2::timestamptz AND ${afterKey}
+            ORDER BY ${keyOrder} LIMIT $5)
+        ) AS due
+        ORDER BY ${keyOrder} LIMIT $5
+      ) AS page
+      JOIN ${t.entitlements} e ON e.account_key = page.account_key AND e.product_uid = page.product_uid
+      ORDER BY page.account_key COLLATE "C", page.product_uid COLLATE "C"`,
     markReconciled: `UPDATE ${t.entitlements}
       SET reconciled_at = GREATEST(reconciled_at, $3::timestamptz) WHERE ${key}`,
     recordPending: `INSERT INTO ${t.pendingPayments}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Request, type RequestHandler, Router } from 'express';
 import { DEMO_ACCOUNTS, findDemoAccount } from '../accounts.js';
 import { localPath, sameOriginOnly } from '../same-origin.js';
@@ -29,7 +30,7 @@ export function authRoutes({ views, shopOrigin }: { views: Views; shopOrigin: st
       views.render(req, res, 'sign-in', { accounts: DEMO_ACCOUNTS, next: localPath(req.body?.next) }, 400);
       return;
     }
-    updateSession(req, { accountId: account.id });
+    updateSession(req, { accountId: account.id, signInId: randomBytes(16).toString('base64url') });
     res.redirect(303, localPath(req.body?.next));
   });
 

@@ -77,6 +77,7 @@ function returnPageOf(paymentUid: string): string {
 const ERROR_PAGES: Record<RouteErrorCode, string> = {
   unauthenticated: 'error.expired',
   cross_site_request: 'error.expired',
+  method_not_allowed: 'error.expired',
   invalid_request: 'error.expired',
   not_found: 'error.notFound',
   offer_unavailable: 'error.refused',
@@ -96,7 +97,6 @@ export function renderKitError(views: Views) {
       res.redirect(303, '/sign-in');
       return;
     }
-    if (error.retryAfterSeconds !== undefined) res.set('retry-after', String(error.retryAfterSeconds));
     views.render(req, res, 'error', { kind: ERROR_PAGES[error.code] }, error.httpStatus ?? 400);
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { DEMO_ACCOUNTS, findDemoAccount } from '../accounts.js';
@@ -18,7 +19,7 @@ export const requireSignIn: Middleware = async (ctx, next) => {
 };
 
 /** The posted form's fields (@koa/bodyparser fills ctx.request.body). */
-function formOf(ctx: Context): Record<string, unknown> {
+export function formOf(ctx: Context): Record<string, unknown> {
   const { body } = ctx.request;
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
 }
@@ -38,7 +39,7 @@ export function authRoutes({ views, shopOrigin }: { views: Views; shopOrigin: st
       views.render(ctx, 'sign-in', { accounts: DEMO_ACCOUNTS, next: localPath(form.next) }, 400);
       return;
     }
-    updateSession(ctx, { accountId: account.id });
+    updateSession(ctx, { accountId: account.id, signInId: randomBytes(16).toString('base64url') });
     seeOther(ctx, localPath(form.next));
   });
 

@@ -78,6 +78,7 @@ function returnPageOf(paymentUid: string): string {
 const ERROR_PAGES: Record<RouteErrorCode, string> = {
   unauthenticated: 'error.expired',
   cross_site_request: 'error.expired',
+  method_not_allowed: 'error.expired',
   invalid_request: 'error.expired',
   not_found: 'error.notFound',
   offer_unavailable: 'error.refused',
@@ -97,7 +98,6 @@ export function renderKitError(views: Views) {
       seeOther(ctx, '/sign-in');
       return;
     }
-    if (error.retryAfterSeconds !== undefined) ctx.set('retry-after', String(error.retryAfterSeconds));
     views.render(ctx, 'error', { kind: ERROR_PAGES[error.code] }, error.httpStatus ?? 400);
   };
 }

@@ -3,8 +3,10 @@ import { dueReason } from '../../access/reconcile-deadline.js';
 import type { ClaimToken, EventLedger } from '../../ledger/event-ledger.js';
 import { memoryLedger } from '../../ledger/memory-ledger.js';
 import type { EntitlementStore } from '../entitlement-store.js';
+import type { HistoryStore } from '../history-store.js';
 import { memoryStore } from '../memory-store.js';
 import type { exampleEntitlement } from './example-entitlement.js';
+import { historyChecks } from './history-conformance.js';
 import { ledgerChecks, ledgerLeaseChecks } from './ledger-conformance.js';
 import { reconcileChecks } from './reconcile-conformance.js';
 import { storeChecks } from './store-conformance.js';
@@ -309,6 +311,32 @@ describe('the conformance suites', () => {
   it('catch a store that hands out live records', async () => {
     const snapshot = check(storeChecks, 'does not change when the store changes');
     await expect(snapshot.run(leakyStore())).rejects.toThrow();
+  });
+
+  it('catch a history that lists oldest first, drops fields, or prunes the wrong side', async () => {
+    const inner = () => memoryStore();
+    const oldestFirst = (): HistoryStore => {
+      const store = inner();
+      return { ...store, listHistory: async (query) => (await store.listHistory(query)).reverse() };
+    };
+    const fieldDropping = (): HistoryStore => {
+      const store = inner();
+      return { ...store, appendHistory: (entry) => store.appendHistory({ ...entry, unitsAfter: null }) };
+    };
+    const pruningAfter = (): HistoryStore => {
+      const store = inner();
+      return {
+        ...store,
+        pruneHistory: async (before) => store.pruneHistory(new Date(before.getTime() + 3_600_000)),
+      };
+    };
+    const listing = check(historyChecks, 'newest first');
+    const kept = check(historyChecks, 'every field kept');
+    const pruning = check(historyChecks, 'pruneHistory removes');
+    await expect(listing.run(oldestFirst())).rejects.toThrow();
+    await expect(kept.run(fieldDropping())).rejects.toThrow();
+    await expect(pruning.run(pruningAfter())).rejects.toThrow();
+    for (const one of [listing, kept, pruning]) await expect(one.run(inner())).resolves.toBeUndefined();
   });
 
   it("catch a store that forgets a pending checkout's URL", async () => {

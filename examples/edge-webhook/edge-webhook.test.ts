@@ -1,0 +1,33 @@
+/**
+ * The example in workerd, as `node examples/edge-webhook/run.mjs` runs it: the worker bundled for
+ * platform neutral from the built @dcbkit/core, served by workerd from npm, answering signed
+ * deliveries. workerd is a devDependency of examples/, installed with the workspace; a run takes
+ * about a second.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const script = fileURLToPath(new URL('./run.mjs', import.meta.url));
+const builtEntry = fileURLToPath(new URL('../../packages/core/dist/webhooks.js', import.meta.url));
+
+// CI builds before it tests (`pnpm test`); locally a missing build skips, saying so.
+const built = existsSync(builtEntry);
+
+describe.skipIf(!built && !process.env.CI)(
+  `the edge-webhook example in workerd${built ? '' : ' (skipped: run `pnpm --filter @dcbkit/core build`)'}`,
+  () => {
+    it('verifies valid deliveries and refuses tampered, wrong-secret and stale ones', async () => {
+      const { stdout } = await run(process.execPath, [script], { timeout: 170_000 }).catch(
+        (error: { stdout?: string; stderr?: string; message: string }) => {
+          throw new Error(`${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+        },
+      );
+      expect(stdout).toContain('edge-webhook: every answer as expected');
+      expect(stdout).not.toContain('FAIL');
+    }, 180_000);
+  },
+);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Entitlement } from '../schemas/entitlement.js';
+import { accessReason } from './access-reason.js';
+import { hasAccess } from './has-access.js';
+
+const NOW = new Date('2026-11-24T12:00:00Z');
+const base: Entitlement = {
+  accountKey: 'alice',
+  productUid: 'prod_premium',
+  offerUid: 'off_monthly',
+  type: 'SUBSCRIPTION',
+  status: 'ACTIVE',
+  subscriptionUid: 'sub_1',
+  subscriberUid: 'sbr_1',
+  currentPeriodEnd: '2026-12-01T00:00:00Z',
+  trialEndsAt: null,
+  cancelAt: null,
+  graceEndsAt: null,
+  unitsBought: 0,
+  unitsUsed: 0,
+  lastEventName: 'payment.succeeded',
+  lastEventAt: '2026-11-01T00:00:00Z',
+};
+
+describe('accessReason', () => {
+  it.each<[string, Entitlement | undefined, string]>([
+    ['none', undefined, 'no_entitlement'],
+    ['active', base, 'active'],
+    ['trialing', { ...base, status: 'TRIALING', trialEndsAt: '2026-12-01T00:00:00Z' }, 'trialing'],
+    ['canceling', { ...base, status: 'PRE_CANCELED', cancelAt: '2026-12-01T00:00:00Z' }, 'canceling'],
+    ['canceled, date passed', { ...base, status: 'PRE_CANCELED', cancelAt: '2026-11-20T00:00:00Z' }, 'ended'],
+    ['in grace', { ...base, status: 'IN_GRACE', graceEndsAt: '2026-11-27T00:00:00Z' }, 'in_grace'],
+    ['grace over', { ...base, status: 'IN_GRACE', graceEndsAt: '2026-11-22T00:00:00Z' }, 'ended'],
+    ['grace without access', { ...base, status: 'IN_GRACE' }, 'grace_without_access'],
+    ['revoked', { ...base, status: 'REVOKED', lastEventName: 'subscription.canceled' }, 'revoked'],
+    ['units', { ...base, type: 'CONSUMABLE', unitsBought: 3, unitsUsed: 1 }, 'units_left'],
+    ['no units', { ...base, type: 'CONSUMABLE', unitsBought: 1, unitsUsed: 1 }, 'no_units_left'],
+  ])('%s: %s', (_name, entitlement, code) => {
+    const reason = accessReason(entitlement, NOW);
+    expect(reason.code).toBe(code);
+    // The same rule as hasAccess, said as a code: they never disagree.
+    expect(reason.hasAccess).toBe(hasAccess(entitlement, NOW));
+  });
+
+  it('says until when access ends, and the units left', () => {
+    expect(accessReason({ ...base, status: 'PRE_CANCELED', cancelAt: null }, NOW).until).toBe(
+      base.currentPeriodEnd,
+    );
+    expect(accessReason({ ...base, type: 'CONSUMABLE', unitsBought: 3, unitsUsed: 1 }, NOW).units).toBe(2);
+  });
+});

@@ -1,0 +1,88 @@
+import type { HistoryEntry, HistoryStore } from '@dcbkit/core/store';
+import type { SqlExecutor } from '../executor/sql-executor.js';
+import type { TableNames } from '../schema/table-names.js';
+
+interface HistoryRow {
+  recorded_at: Date | string;
+  account_key: string;
+  product_uid: string;
+  source: HistoryEntry['source'];
+  decision: HistoryEntry['decision'];
+  event_name: string | null;
+  event_key: string | null;
+  occurred_at: string | null;
+  payment_uid: string | null;
+  subscription_uid: string | null;
+  status_before: HistoryEntry['statusBefore'];
+  status_after: HistoryEntry['statusAfter'];
+  units_before: number | null;
+  units_after: number | null;
+}
+
+const COLUMNS = `recorded_at, account_key, product_uid, source, decision, event_name, event_key, occurred_at,
+  payment_uid, subscription_uid, status_before, status_after, units_before, units_after`;
+
+function entryOf(row: HistoryRow): HistoryEntry {
+  return {
+    recordedAt: new Date(row.recorded_at).toISOString(),
+    accountKey: row.account_key,
+    productUid: row.product_uid,
+    source: row.source,
+    decision: row.decision,
+    eventName: row.event_name,
+    eventKey: row.event_key,
+    occurredAt: row.occurred_at,
+    paymentUid: row.payment_uid,
+    subscriptionUid: row.subscription_uid,
+    statusBefore: row.status_before,
+    statusAfter: row.status_after,
+    unitsBefore: row.units_before,
+    unitsAfter: row.units_after,
+  };
+}
+
+/**
+ * The history of every decision (core's HistoryStore, docs/operations.md): one row per entry in
+ * the history table of migration 7, newest first by its serial id, which is the append order also
+ * among entries of one millisecond.
+ */
+export function historyMethods(executor: SqlExecutor, t: TableNames): HistoryStore {
+  const append = `INSERT INTO ${t.history} (${COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
+  const ofAccount = `SELECT ${COLUMNS} FROM ${t.history}
+    WHERE account_key = $1 AND ($2::text IS NULL OR product_uid = $2) ORDER BY id DESC LIMIT $3`;
+  const recent = `SELECT ${COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`;
+  const prune = `WITH removed AS (DELETE FROM ${t.history} WHERE recorded_at < $1 RETURNING 1)
+    SELECT count(*)::int AS removed FROM removed`;
+  return {
+    async appendHistory(entry) {
+      await executor.query(append, [
+        entry.recordedAt,
+        entry.accountKey,
+        entry.productUid,
+        entry.source,
+        entry.decision,
+        entry.eventName,
+        entry.eventKey,
+        entry.occurredAt,
+        entry.paymentUid,
+        entry.subscriptionUid,
+        entry.statusBefore,
+        entry.statusAfter,
+        entry.unitsBefore,
+        entry.unitsAfter,
+      ]);
+    },
+    async listHistory({ accountKey, productUid, limit }) {
+      const { rows } =
+        accountKey === undefined
+          ? await executor.query<HistoryRow>(recent, [limit])
+          : await executor.query<HistoryRow>(ofAccount, [accountKey, productUid ?? null, limit]);
+      return rows.map(entryOf);
+    },
+    async pruneHistory(before) {
+      const { rows } = await executor.query<{ removed: number }>(prune, [before.toISOString()]);
+      return rows[0]?.removed ?? 0;
+    },
+  };
+}
