@@ -10,6 +10,8 @@ import { availableParallelism } from 'node:os';
  */
 export interface Pinning {
   pinned: boolean;
+  /** Cores this process may use: with one, the load generator takes the server's core whatever the pinning. */
+  cores: number;
   /** The command and leading arguments that start `command args…` on the given role's core. */
   wrap(role: 'server' | 'load', command: string, args: string[]): { command: string; args: string[] };
   describe: string;
@@ -31,6 +33,7 @@ export function planPinning(): Pinning {
     const cpuOf = { server: '0', load: '1' } as const;
     return {
       pinned: true,
+      cores,
       wrap: (role, command, args) => ({ command: 'taskset', args: ['-c', cpuOf[role], command, ...args] }),
       describe: `server pinned to core 0, load generator to core 1 (taskset; ${cores} cores)`,
     };
@@ -38,6 +41,7 @@ export function planPinning(): Pinning {
   const why = cores < 2 ? `only ${cores} core` : 'taskset (util-linux) not found';
   return {
     pinned: false,
+    cores,
     wrap: (_role, command, args) => ({ command, args }),
     describe: `NOT PINNED (${why}): server and load generator share the cores; ratios understate dcbkit`,
   };

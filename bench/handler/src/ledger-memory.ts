@@ -3,6 +3,7 @@
  * array buffers after gc, from just before the ledger is created to after the fill, so memory
  * allocated at creation counts. Each fill runs in a process of its own. Run with --expose-gc.
  */
+import { createHash } from 'node:crypto';
 import { memoryLedger } from '@dcbkit/core';
 import { formatCount } from '@dcbkit-bench/shared';
 import type { PartResult } from './part.js';
@@ -41,6 +42,26 @@ export async function ledgerMemory(fill: number): Promise<PartResult> {
   return {
     lines: [
       `  ${formatCount(keys, 9)} keys (${fill * 100} % of max ${LEDGER_MAX.toLocaleString('en')}): ${(total / 1048576).toFixed(1).padStart(6)} MiB, ${perKey.toFixed(1).padStart(6)} bytes per key (${(empty / 1048576).toFixed(1)} MiB of it allocated empty, at creation)`,
+    ],
+    figures: { perKey },
+  };
+}
+
+/**
+ * The reference for the ledger's memory when full (issue 29: within 1.3x): a bare Map from a
+ * 128-bit digest of each key (16 one-byte characters, as small as memoryLedger's 8 two-byte ones)
+ * to 0, with no bound, no expiry and no claims.
+ */
+export async function digestMapMemory(): Promise<PartResult> {
+  const before = usedBytes();
+  const digests = new Map<string, number>();
+  for (let i = 0; i < LEDGER_MAX; i++) digests.set(createHash('md5').update(keyOf(i)).digest('binary'), 0);
+  const total = usedBytes() - before;
+  if (digests.size !== LEDGER_MAX) throw new Error('two digests collided');
+  const perKey = total / LEDGER_MAX;
+  return {
+    lines: [
+      `  ${formatCount(LEDGER_MAX, 9)} keys in a bare Map of digests (the reference): ${(total / 1048576).toFixed(1).padStart(6)} MiB, ${perKey.toFixed(1).padStart(6)} bytes per key`,
     ],
     figures: { perKey },
   };

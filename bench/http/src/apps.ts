@@ -11,11 +11,12 @@ import type Koa from 'koa';
 import koa2 from 'koa2';
 import koa3 from 'koa3';
 import { OFFERS, SECRET } from './events.js';
-import { type Answer, bareWork, floorWork } from './route-work.js';
+import { type Answer, bareWork, floorWork, minimalWork } from './route-work.js';
 
 export const FRAMEWORKS = ['node:http', 'express4', 'express5', 'koa2', 'koa3'] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
-export type Variant = 'bare' | 'floor' | 'dcbkit';
+export type Variant = 'bare' | 'floor' | 'minimal' | 'dcbkit';
+export const VARIANTS: readonly Variant[] = ['bare', 'floor', 'minimal', 'dcbkit'];
 
 /** A partner's setup: the defaults a partner gets (memoryLedger's max of 100,000 included). */
 function dcbkitHandler() {
@@ -27,7 +28,7 @@ function dcbkitHandler() {
   });
 }
 
-const work = { bare: bareWork, floor: floorWork } as const;
+const work = { bare: bareWork, floor: floorWork, minimal: minimalWork } as const;
 
 function nodeApp(variant: Variant): RequestListener {
   const write = (res: Parameters<RequestListener>[1], answer: Answer) => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { createFloorVerifier, nowSeconds } from '@dcbkit-bench/shared';
+import { createFloorVerifier, createMinimalReceiver, nowSeconds } from '@dcbkit-bench/shared';
 import { SECRET } from './events.js';
 import { readBody } from './read-body.js';
 
@@ -15,6 +15,11 @@ const RECEIVED: Answer = {
   status: 200,
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify({ received: true, outcome: 'applied' }),
+};
+const DUPLICATE: Answer = {
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ received: true, outcome: 'duplicate' }),
 };
 const REFUSED: Answer = {
   status: 401,
@@ -40,4 +45,19 @@ export async function floorWork(req: IncomingMessage): Promise<Answer> {
     return REFUSED;
   }
   return RECEIVED;
+}
+
+const minimal = createMinimalReceiver(SECRET);
+
+/** The minimal receiver's route: the floor plus a Set of events seen and a Map store (see shared/minimal-receiver.ts). */
+export async function minimalWork(req: IncomingMessage): Promise<Answer> {
+  const rawBody = await readBody(req);
+  const header = req.headers['service-signature'];
+  try {
+    return minimal(rawBody, typeof header === 'string' ? header : undefined, nowSeconds()) === 'applied'
+      ? RECEIVED
+      : DUPLICATE;
+  } catch {
+    return REFUSED;
+  }
 }

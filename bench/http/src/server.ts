@@ -5,11 +5,11 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildApp, FRAMEWORKS, type Framework, type Variant } from './apps.js';
+import { buildApp, FRAMEWORKS, type Framework, VARIANTS, type Variant } from './apps.js';
 
 const [framework, variant] = process.argv.slice(2) as [Framework, Variant];
-if (!FRAMEWORKS.includes(framework) || !['bare', 'floor', 'dcbkit'].includes(variant)) {
-  throw new Error(`usage: server.ts <${FRAMEWORKS.join('|')}> <bare|floor|dcbkit>`);
+if (!FRAMEWORKS.includes(framework) || !VARIANTS.includes(variant)) {
+  throw new Error(`usage: server.ts <${FRAMEWORKS.join('|')}> <${VARIANTS.join('|')}>`);
 }
 const listener = buildApp(framework, variant);
 let served = 0;

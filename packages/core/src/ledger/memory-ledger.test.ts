@@ -19,7 +19,7 @@ async function completeNow(ledger: EventLedger, key: string): Promise<void> {
 }
 
 function fakeClock() {
-  // lru-cache ignores a start time of 0, so the clock starts later.
+  // Not from 0: the ledger must count from its own creation, whatever the clock's origin.
   let ms = 1_000;
   return { now: () => ms, advance: (by: number) => (ms += by) };
 }
@@ -53,6 +53,19 @@ describe('memoryLedger', () => {
     await ledger.claim('d');
     expect((await ledger.claim('b')).status).toBe('new');
     expect((await ledger.claim('a')).status).toBe('duplicate');
+  });
+
+  it('keeps the most recently seen events through many evictions and table rebuilds', async () => {
+    const ledger = memoryLedger({ max: 1_000 });
+    for (let i = 0; i < 5_000; i++) {
+      await completeNow(ledger, `e${i}`);
+      // A key seen again moves to the back: e0 stays while the rest of its generation goes.
+      if (i % 500 === 0) expect((await ledger.claim('e0')).status).toBe('duplicate');
+    }
+    expect((await ledger.claim('e0')).status).toBe('duplicate');
+    expect((await ledger.claim('e4999')).status).toBe('duplicate');
+    expect((await ledger.claim('e4002')).status).toBe('duplicate');
+    expect((await ledger.claim('e3000')).status).toBe('new');
   });
 
   it('refuses options that would forget events inside the delivery window, or never let a claim lapse', () => {

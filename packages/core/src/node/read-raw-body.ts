@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { DcbError } from '../errors/dcb-error.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
+import { clearBodyDeadline, startBodyDeadline } from './body-deadlines.js';
 import { type RawBodyErrorCode, rawBodyError } from './raw-body-error.js';
 
 export interface RawBodySource {
@@ -68,19 +69,18 @@ function readStream(req: IncomingMessage, maxBytes: number, timeoutMs: number): 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    const timer = setTimeout(
-      () => fail(rawBodyError('body_timeout', `The request body did not arrive within ${timeoutMs} ms.`)),
-      timeoutMs,
+    let settled = false;
+    const deadline = startBodyDeadline(timeoutMs, () =>
+      fail(rawBodyError('body_timeout', `The request body did not arrive within ${timeoutMs} ms.`)),
     );
-    const cleanup = () => {
-      clearTimeout(timer);
+    const fail = (error: DcbError<RawBodyErrorCode>) => {
+      if (settled) return;
+      settled = true;
+      clearBodyDeadline(deadline);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
       req.off('close', onClose);
-    };
-    const fail = (error: DcbError<RawBodyErrorCode>) => {
-      cleanup();
       if (error.code === 'body_too_large') {
         drain(req).then(() => reject(error));
         return;
@@ -94,8 +94,13 @@ function readStream(req: IncomingMessage, maxBytes: number, timeoutMs: number): 
       if (received > maxBytes) return fail(tooLarge(maxBytes));
       chunks.push(chunk);
     };
+    // On success the listeners stay on the request, which is dropped once answered: no data comes
+    // after 'end', 'close' then finds it complete, and `settled` makes a late error a no-op. Taking
+    // four listeners off every request was part of the body read's cost (issue 29).
     const onEnd = () => {
-      cleanup();
+      if (settled) return;
+      settled = true;
+      clearBodyDeadline(deadline);
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received));
     };
     const onError = (cause: unknown) =>

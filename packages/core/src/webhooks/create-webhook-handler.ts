@@ -162,7 +162,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
   const { confirm } = options;
   const recordHistory: RecordHistory | undefined =
     options.history === false ? undefined : historyRecorder(isHistoryStore(store) ? store : undefined);
-  const health = createWebhookHealth(now);
+  const health = createWebhookHealth(options.now);
   const logLimit = createLogLimit();
 
   /** A 200, counted. */

@@ -34,20 +34,32 @@ export interface WebhookHealthRecorder {
 
 const METER_NAME = '@dcbkit/core';
 
+// The attributes of a delivery without a code, built once rather than per delivery.
+const OUTCOME_ONLY: Readonly<Record<DeliveryOutcome, Readonly<{ 'dcbkit.outcome': DeliveryOutcome }>>> = {
+  accepted: { 'dcbkit.outcome': 'accepted' },
+  duplicate: { 'dcbkit.outcome': 'duplicate' },
+  refused: { 'dcbkit.outcome': 'refused' },
+  deferred: { 'dcbkit.outcome': 'deferred' },
+  failed: { 'dcbkit.outcome': 'failed' },
+};
+
 /**
  * Counts deliveries by outcome, for `kit.webhookHealth()` and as OpenTelemetry metrics through
  * `@opentelemetry/api`: the counter `dcbkit.webhook.deliveries` (attributes `dcbkit.outcome`,
  * `dcbkit.code`) and the gauge `dcbkit.webhook.last_accepted_age` (seconds since the last accepted
  * delivery). Without an SDK registered by the app, the API's meter is a no-op.
  */
-export function createWebhookHealth(now: () => Date = () => new Date()): WebhookHealthRecorder {
-  const since = now().toISOString();
+export function createWebhookHealth(now?: () => Date): WebhookHealthRecorder {
+  // Milliseconds, not a Date per accepted delivery: the snapshot, asked rarely, builds the strings.
+  const clock = now === undefined ? Date.now : () => now().getTime();
+  const since = new Date(clock()).toISOString();
   const counts = { accepted: 0, duplicate: 0, deferred: 0 };
   const refused: Record<string, number> = {};
   const failed: Record<string, number> = {};
-  let lastAcceptedAt: Date | null = null;
-  let lastRefusedAt: Date | null = null;
-  let lastFailedAt: Date | null = null;
+  let lastAcceptedAt: number | null = null;
+  let lastRefusedAt: number | null = null;
+  let lastFailedAt: number | null = null;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
   const meter = metrics.getMeter(METER_NAME);
   const deliveries = meter.createCounter('dcbkit.webhook.deliveries', {
@@ -59,21 +71,19 @@ export function createWebhookHealth(now: () => Date = () => new Date()): Webhook
       unit: 's',
     })
     .addCallback((result) => {
-      if (lastAcceptedAt !== null) result.observe((now().getTime() - lastAcceptedAt.getTime()) / 1000);
+      if (lastAcceptedAt !== null) result.observe((clock() - lastAcceptedAt) / 1000);
     });
 
   return {
     record(outcome, code) {
       deliveries.add(
         1,
-        code === undefined
-          ? { 'dcbkit.outcome': outcome }
-          : { 'dcbkit.outcome': outcome, 'dcbkit.code': code },
+        code === undefined ? OUTCOME_ONLY[outcome] : { 'dcbkit.outcome': outcome, 'dcbkit.code': code },
       );
       switch (outcome) {
         case 'accepted':
           counts.accepted++;
-          lastAcceptedAt = now();
+          lastAcceptedAt = clock();
           return;
         case 'duplicate':
           counts.duplicate++;
@@ -83,11 +93,11 @@ export function createWebhookHealth(now: () => Date = () => new Date()): Webhook
           return;
         case 'refused':
           refused[code ?? 'unknown'] = (refused[code ?? 'unknown'] ?? 0) + 1;
-          lastRefusedAt = now();
+          lastRefusedAt = clock();
           return;
         case 'failed':
           failed[code ?? 'unknown'] = (failed[code ?? 'unknown'] ?? 0) + 1;
-          lastFailedAt = now();
+          lastFailedAt = clock();
           return;
       }
     },
@@ -97,9 +107,9 @@ export function createWebhookHealth(now: () => Date = () => new Date()): Webhook
         ...counts,
         refused: { ...refused },
         failed: { ...failed },
-        lastAcceptedAt: lastAcceptedAt?.toISOString() ?? null,
-        lastRefusedAt: lastRefusedAt?.toISOString() ?? null,
-        lastFailedAt: lastFailedAt?.toISOString() ?? null,
+        lastAcceptedAt: iso(lastAcceptedAt),
+        lastRefusedAt: iso(lastRefusedAt),
+        lastFailedAt: iso(lastFailedAt),
       };
     },
   };
