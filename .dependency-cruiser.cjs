@@ -8,6 +8,8 @@
 // anything. Test files (*.test.ts) are not cruised at all; a folder named test-support (at any
 // depth) may import anything of its package, but production code may not import it. An empty list
 // means "flat package": only the cycle rule applies. A listed folder that does not exist yet is fine.
+// An entry may be a list of peers, one rank: each may import the folders listed before the group,
+// and neither the other (core's node/ and web/, the two adapter plumbings over the same core).
 const layers = {
   'packages/core': [
     'schemas',
@@ -23,12 +25,19 @@ const layers = {
     'webhooks',
     'routes',
     'reconcile',
-    'node',
+    ['node', 'web'],
     'kit',
+    // The `dcbkit` command (`dcbkit doctor`): core's top; beyond core it imports node builtins only.
+    'cli',
   ],
   // All files directly in src/: only the cycle rule.
   'packages/express': [],
+  'packages/fastify': [],
+  'packages/hono': [],
   'packages/koa': [],
+  'packages/next': [],
+  // The generator: errors, then the app it writes, then the committed starters' upkeep and the CLI.
+  'packages/create-dcbkit-app': ['errors', 'app', 'starters', 'cli'],
   // src/test-support is outside the layering (see above).
   'packages/store-postgres': ['errors', 'executor', 'schema', 'ledger', 'store', 'connect', 'cli'],
   // src/test-support is outside the layering; testing/ is the published '@dcbkit/sandbox/testing'.
@@ -68,20 +77,27 @@ function layerRules() {
   const rules = [];
   for (const [pkg, folders] of Object.entries(layers)) {
     const src = `^${escapeRegExp(pkg)}/src/`;
-    folders.forEach((folder, index) => {
-      const allowed = folders.slice(0, index + 1);
-      rules.push({
-        name: `layer:${pkg.replace(/^packages\//, '')}/${folder}`,
-        severity: 'error',
-        comment:
-          `${pkg}/src/${folder} may import only ${allowed.join(', ')} ` +
-          '(folders listed after it, unlisted folders and files directly in src/ are above it)',
-        from: { path: `${src}${escapeRegExp(folder)}/`, pathNot: TEST_SUPPORT },
-        to: { path: src, pathNot: `${src}(${allowed.map(escapeRegExp).join('|')})/` },
-      });
-    });
+    const below = [];
+    for (const rank of folders) {
+      const peers = [rank].flat();
+      for (const folder of peers) rules.push(layerRule(pkg, src, folder, [...below, folder]));
+      below.push(...peers);
+    }
   }
   return rules;
+}
+
+/** What lies above `folder` of `pkg` is out of its reach: anything of src/ but the `allowed` folders. */
+function layerRule(pkg, src, folder, allowed) {
+  return {
+    name: `layer:${pkg.replace(/^packages\//, '')}/${folder}`,
+    severity: 'error',
+    comment:
+      `${pkg}/src/${folder} may import only ${allowed.join(', ')} ` +
+      '(folders listed after it or beside it as a peer, unlisted folders and files directly in src/ are above it)',
+    from: { path: `${src}${escapeRegExp(folder)}/`, pathNot: TEST_SUPPORT },
+    to: { path: src, pathNot: `${src}(${allowed.map(escapeRegExp).join('|')})/` },
+  };
 }
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@dcbkit\/core\/schemas$/, replacement: fromRoot('./packages/core/src/schemas/index.ts') },
       { find: /^@dcbkit\/core\/node$/, replacement: fromRoot('./packages/core/src/node/index.ts') },
       { find: /^@dcbkit\/core\/webhooks$/, replacement: fromRoot('./packages/core/src/webhooks/index.ts') },
+      { find: /^@dcbkit\/core\/web$/, replacement: fromRoot('./packages/core/src/web/index.ts') },
       { find: /^@dcbkit\/core$/, replacement: fromRoot('./packages/core/src/index.ts') },
       {
         find: /^@dcbkit\/sandbox\/testing$/,
@@ -19,6 +20,9 @@ export default defineConfig({
       { find: /^@dcbkit\/sandbox$/, replacement: fromRoot('./packages/sandbox/src/index.ts') },
       { find: /^@dcbkit\/express$/, replacement: fromRoot('./packages/express/src/index.ts') },
       { find: /^@dcbkit\/koa$/, replacement: fromRoot('./packages/koa/src/index.ts') },
+      { find: /^@dcbkit\/fastify$/, replacement: fromRoot('./packages/fastify/src/index.ts') },
+      { find: /^@dcbkit\/hono$/, replacement: fromRoot('./packages/hono/src/index.ts') },
+      { find: /^@dcbkit\/next$/, replacement: fromRoot('./packages/next/src/index.ts') },
       { find: /^@dcbkit\/store-postgres$/, replacement: fromRoot('./packages/store-postgres/src/index.ts') },
     ],
   },

@@ -63,6 +63,9 @@ declare const showPremium: import('express').RequestHandler;`,
 declare const showPremium: import('koa').Middleware;`,
   // The app's @koa/router router.
   'koa-router': `declare const router: import('@koa/router').default;`,
+  // A Fastify app and one of its pages.
+  fastify: `declare const app: import('fastify').FastifyInstance;
+declare const showPremium: import('fastify').RouteHandlerMethod;`,
   // A webhook request as any framework has it, and the signing secrets.
   webhook: `declare const rawBody: Buffer;
 declare const headers: Record<string, string | string[] | undefined>;

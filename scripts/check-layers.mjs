@@ -27,7 +27,7 @@ const started = performance.now();
 const cwd = process.cwd();
 const require = createRequire(join(cwd, 'noop.js'));
 
-/** @type {Record<string, string[]>} */
+/** @type {Record<string, Array<string | string[]>>} */
 const layers = require(resolve(cwd, CONFIG)).layers ?? {};
 const isDirectory = (path) => existsSync(path) && statSync(path).isDirectory();
 
@@ -51,7 +51,7 @@ for (const src of sourceDirs) {
   if (folders.length === 0) continue;
   for (const entry of readdirSync(src).sort()) {
     if (entry === 'test-support' || !isDirectory(join(src, entry))) continue;
-    if (!folders.includes(entry)) {
+    if (!folders.flat().includes(entry)) {
       warnings.push(`${src}/${entry}/ is not in the layer list of ${pkg} (nothing may import it but src/*)`);
     }
   }

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Proves @dcbkit/core/webhooks in a real edge runtime: workerd, the runtime of Cloudflare Workers,
-// from npm. Bundles src/worker.ts for platform neutral (as wrangler would), serves it with workerd
-// on 127.0.0.1, posts signed deliveries (valid, tampered, wrong secret, stale…) and checks each
-// answer. Exits 1 on any unexpected answer.
+// Proves @dcbkit/core/webhooks and @dcbkit/core/web in a real edge runtime: workerd, the runtime of
+// Cloudflare Workers, from npm. Bundles the workers of src/ for platform neutral (as wrangler
+// would), serves them with workerd on 127.0.0.1, posts signed deliveries (valid, tampered, wrong
+// secret, stale, duplicate…) and checks each answer, and what the kit's worker stored. Exits 1 on
+// any unexpected answer.
 //
 //   node examples/edge-webhook/run.mjs     (after `pnpm build`, or at least @dcbkit/core's)
 //
@@ -36,7 +37,12 @@ async function workerdBinary() {
 /** Bundles each worker the way an edge bundler does: platform neutral, so a node import fails the build. */
 async function bundleWorkers() {
   const result = await build({
-    entryPoints: { worker: join(here, 'src/worker.ts'), 'sync-probe': join(here, 'src/sync-probe.ts') },
+    entryPoints: {
+      worker: join(here, 'src/worker.ts'),
+      'sync-probe': join(here, 'src/sync-probe.ts'),
+      'kit-worker': join(here, 'src/kit-worker.ts'),
+      'deadline-probe': join(here, 'src/deadline-probe.ts'),
+    },
     outdir: join(here, 'dist'),
     bundle: true,
     platform: 'neutral',
@@ -154,6 +160,84 @@ async function checkDeliveries(url, { report }) {
   }
 }
 
+/** A purchase of 10 credits by `account`, as the service signs it; `at` is now, in seconds. */
+function creditsPurchase(account, at) {
+  return JSON.stringify({
+    event: 'payment.succeeded',
+    paymentUid: `pay_edge_${account}`,
+    status: 'SUCCEEDED',
+    orderId: `ord_edge_${account}`,
+    productUid: 'credits',
+    offerUid: 'credits_10',
+    subscriberUid: 'sbr_edge',
+    metadata: { accountKey: account },
+    occurredAt: new Date(at * 1000).toISOString(),
+  });
+}
+
+/**
+ * The kit's worker: a purchase applied, its duplicate delivery answered without a second grant, a
+ * tampered one refused; then the entitlement it stored, read back: one unit bought, not two.
+ */
+async function checkKit(baseUrl, { report }) {
+  const now = Math.floor(Date.now() / 1000);
+  const body = creditsPurchase('user_7', now);
+  const signature = signWebhook({ payload: body, secret: SECRET, timestamp: now });
+  const post = async (payload) => {
+    const response = await fetch(`${baseUrl}/webhooks/dcb`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'service-signature': signature },
+      body: payload,
+    });
+    return { status: response.status, answer: await response.json().catch(() => null) };
+  };
+  const expectations = [
+    ['valid purchase', body, 200, { received: true, outcome: 'applied' }],
+    ['the same delivery again', body, 200, { received: true, outcome: 'duplicate' }],
+    ['tampered (another account)', body.replace('user_7', 'user_8'), 401, { error: 'signature_mismatch' }],
+  ];
+  for (const [label, payload, status, expected] of expectations) {
+    const { status: got, answer } = await post(payload);
+    const ok = got === status && Object.entries(expected).every(([key, value]) => answer?.[key] === value);
+    report(ok, label, `${got} ${JSON.stringify(answer)}`);
+  }
+  const held = async (account) => (await fetch(`${baseUrl}/entitlements/${account}/credits`)).json();
+  const granted = await held('user_7');
+  report(
+    granted?.status === 'ACTIVE' && granted.unitsBought === 1,
+    'stored once: user_7 holds 1 unit of credits',
+    JSON.stringify(granted && { status: granted.status, unitsBought: granted.unitsBought }),
+  );
+  const forged = await held('user_8');
+  report(forged === null, 'nothing stored for the tampered delivery', JSON.stringify(forged));
+}
+
+/**
+ * The deadline probe: a delivery after another request came and went, whose store never answers,
+ * is answered 503 `processing_timeout` once `timeoutMs` (300) passed, not left to hang: the
+ * handler's timer is its own request's.
+ */
+async function checkDeadline(url, { report }) {
+  const now = Math.floor(Date.now() / 1000);
+  for (const [account, status, error] of [
+    ['user_9', 200, undefined],
+    ['stuck', 503, 'processing_timeout'],
+  ]) {
+    const body = creditsPurchase(account, now);
+    const started = Date.now();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'service-signature': signWebhook({ payload: body, secret: SECRET, timestamp: now }) },
+      body,
+      signal: AbortSignal.timeout(5_000),
+    });
+    const answer = await response.json().catch(() => null);
+    const elapsed = Date.now() - started;
+    const ok = response.status === status && (error === undefined || answer?.error === error);
+    report(ok, `a delivery for ${account}`, `${response.status} ${JSON.stringify(answer)} in ${elapsed} ms`);
+  }
+}
+
 async function checkSyncProbe(url, { report }) {
   const probe = await (await fetch(url)).json();
   report(!probe.hasProcess, 'the worker has no process global', String(!probe.hasProcess));
@@ -165,7 +249,14 @@ async function checkSyncProbe(url, { report }) {
 
 const workerd = await workerdBinary();
 await bundleWorkers();
-const sockets = ['webhook', 'webhook-nodejs-compat', 'sync-probe'];
+const sockets = [
+  'webhook',
+  'webhook-nodejs-compat',
+  'sync-probe',
+  'kit-webhook',
+  'kit-webhook-nodejs-compat',
+  'deadline-probe',
+];
 const ports = {};
 for (const socket of sockets) ports[socket] = await freePort();
 const child = spawn(
@@ -188,6 +279,15 @@ try {
   await checkDeliveries(url('webhook-nodejs-compat'), results);
   console.log('verifyWebhook and signWebhook, synchronous, without nodejs_compat');
   await checkSyncProbe(url('sync-probe'), results);
+  const base = (socket) => `http://127.0.0.1:${ports[socket]}`;
+  console.log(
+    "the kit's receiver (handler, memory store and ledger, createFetchWebhook), without nodejs_compat",
+  );
+  await checkKit(base('kit-webhook'), results);
+  console.log('the same with nodejs_compat (node:crypto there, found at run time)');
+  await checkKit(base('kit-webhook-nodejs-compat'), results);
+  console.log('the processing deadline, with a store that never answers (timeoutMs 300)');
+  await checkDeadline(url('deadline-probe'), results);
   const { failures } = results;
   console.log(failures === 0 ? 'edge-webhook: every answer as expected' : `edge-webhook: ${failures} FAILED`);
   process.exitCode = failures === 0 ? 0 : 1;

@@ -6,7 +6,10 @@ export default defineConfig({
     schemas: 'src/schemas/index.ts',
     node: 'src/node/index.ts',
     webhooks: 'src/webhooks/index.ts',
+    web: 'src/web/index.ts',
     store: 'src/store/index.ts',
+    // The `dcbkit` command, run by bin/dcbkit.js: no export, so nothing in package.json's exports.
+    cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   // Shared chunks, in both formats: each subpath loads the same module instances as the root, so

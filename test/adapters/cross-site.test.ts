@@ -23,7 +23,7 @@ describe.each(APP_VARIANTS)('$name: cross-site requests', (variant) => {
     const app = await listen((req, res) => listener(req, res));
     cleanups.push(() => app.close());
     const kit = createPartnerKit(sandbox, `${app.url}/return`);
-    listener = variant.build(kit, 'none');
+    listener = await variant.build(kit, 'none');
     return { sandbox, app, kit };
   }
 

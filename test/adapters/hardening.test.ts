@@ -27,7 +27,7 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
     const app = await listen((req, res) => listener(req, res));
     cleanups.push(() => app.close());
     const kit = createPartnerKit(sandbox, `${app.url}/return`, overrides);
-    listener = variant.build(kit, 'none', undefined, mounting);
+    listener = await variant.build(kit, 'none', undefined, mounting);
     return { sandbox, app, kit };
   }
 

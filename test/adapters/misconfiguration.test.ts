@@ -78,7 +78,7 @@ describe.each(APP_VARIANTS)('$name: misconfiguration', (variant) => {
         reported.push({ error, context });
       },
     });
-    listener = variant.build(kit, 'none', (error) => appErrors.push(error));
+    listener = await variant.build(kit, 'none', (error) => appErrors.push(error));
     const checkout = () =>
       fetch(`${app.url}/checkout`, {
         method: 'POST',

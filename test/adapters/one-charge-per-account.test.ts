@@ -38,7 +38,7 @@ describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
     let listener: RequestListener = (_req, res) => res.end();
     const app = await listen((req, res) => listener(req, res));
     const kit = createPartnerKit(sandbox, `${app.url}/return`);
-    listener = variant.build(kit, 'none');
+    listener = await variant.build(kit, 'none');
     sandbox.setWebhookUrl(`${app.url}/webhooks/dcb`);
     running = { sandbox, app, kit };
     return running;

@@ -63,7 +63,7 @@ describe.each(APP_VARIANTS)('$name: same-instant events in any order', (variant)
     let listener: RequestListener = (_req, res) => res.end();
     app = await listen((req, res) => listener(req, res));
     kit = createPartnerKit(sandbox, `${app.url}/return`);
-    listener = variant.build(kit, 'none');
+    listener = await variant.build(kit, 'none');
   });
   afterAll(async () => {
     expect(await expectEveryEntitlementExplained(kit)).toBe(ORDERS.length);

@@ -36,7 +36,7 @@ describe.runIf(chromiumAvailable)('a subscriber pays in Chromium', () => {
     let listener: RequestListener = (_req, res) => res.end();
     app = await listen((req, res) => listener(req, res));
     const kit = createPartnerKit(sandbox, `${app.url}/return`);
-    const partnerApp = express5.build(kit, 'none');
+    const partnerApp = await express5.build(kit, 'none');
     listener = (req, res) => {
       if (req.method === 'GET' && req.url === '/offers') {
         const account = String(req.headers[accountHeader]);

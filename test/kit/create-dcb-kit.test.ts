@@ -24,7 +24,7 @@ describe('createDcbKit', () => {
     const app = await listen((req, res) => listener(req, res));
     cleanups.push(() => app.close());
     const kit = createPartnerKit(sandbox, `${app.url}/return`, { accountKeyField: 'userId' });
-    listener = (APP_VARIANTS[0] as (typeof APP_VARIANTS)[number]).build(kit, 'none');
+    listener = await (APP_VARIANTS[0] as (typeof APP_VARIANTS)[number]).build(kit, 'none');
     sandbox.setWebhookUrl(`${app.url}/webhooks/dcb`);
 
     const started = await fetch(`${app.url}/checkout`, {

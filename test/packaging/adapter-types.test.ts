@@ -67,6 +67,84 @@ app.use(router.routes());
     misuse: ["ctx.get('x-account') || undefined", 'ctx.request.notAKoaMethod()'],
     expected: "Property 'notAKoaMethod' does not exist on type 'Request'",
   },
+  {
+    adapter: 'fastify',
+    // Fastify ships its own declarations, written against Node's (@types/node, in any TypeScript Node app).
+    dependencies: { fastify: '^5.0.0' },
+    devDependencies: { '@types/node': '^20.19.0' },
+    app: `import { createFastifyRoutes, fastifyDcbkit } from '@dcbkit/fastify';
+import Fastify from 'fastify';
+import { kit } from './kit.js';
+
+const app = Fastify();
+const dcb = createFastifyRoutes({ routes: kit.routes, signedInAccount: (request) => request.headers['x-account']?.toString(), offersPage: '/' });
+await app.register(fastifyDcbkit, {
+  webhook: kit.webhook,
+  mount(billing) {
+    billing.post('/billing/checkout', dcb.checkout());
+    billing.get('/billing/return', dcb.returnPage());
+  },
+});
+app.get('/premium', { preHandler: dcb.requireAccess('prod_premium') }, async () => 'premium');
+`,
+    misuse: ["request.headers['x-account']?.toString()", 'request.notAFastifyMethod()'],
+    expected: "Property 'notAFastifyMethod' does not exist on type 'FastifyRequest",
+  },
+  {
+    adapter: 'hono',
+    // Hono ships its own declarations, on the web's Request and Response.
+    dependencies: { hono: '^4.0.0' },
+    devDependencies: {},
+    app: `import { createHonoRoutes, createHonoWebhook } from '@dcbkit/hono';
+import { Hono } from 'hono';
+import { kit } from './kit.js';
+
+type AppEnv = { Variables: { userId: string | undefined } };
+
+const app = new Hono<AppEnv>();
+app.post('/webhooks/dcb', createHonoWebhook(kit.webhook));
+const dcb = createHonoRoutes<AppEnv>({ routes: kit.routes, signedInAccount: (c) => c.get('userId'), offersPage: '/' });
+app.post('/billing/checkout', dcb.checkout());
+app.get('/billing/return', dcb.returnPage());
+app.post('/billing/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
+app.get('/premium', dcb.requireAccess('prod_premium'), (c) => c.text('premium'));
+`,
+    misuse: ["c.get('userId')", 'c.notAHonoMethod()'],
+    expected: "Property 'notAHonoMethod' does not exist on type 'Context",
+  },
+  {
+    adapter: 'next',
+    // next and its peers (react, react-dom: npm installs them); Next.js's declarations need React's and Node's.
+    dependencies: { next: '^16.0.0' },
+    devDependencies: { '@types/node': '^20.19.0', '@types/react': '^19.0.0' },
+    // As create-next-app sets it: Next.js's subpaths (next/server) have no `exports` map for NodeNext.
+    moduleResolution: 'Bundler',
+    // Next.js's own declarations do not compile with skipLibCheck off (create-next-app turns it
+    // on): their errors are left out, every other declaration file (dcbkit's) is still checked.
+    foreignDeclarations: '/node_modules/next/',
+    // Route handlers as Next.js 16 checks them (its RouteHandlerConfig): each export must take
+    // (NextRequest, { params: Promise<the folder's segments> }).
+    app: `import { configFromEnv, createDcbKit } from '@dcbkit/core';
+import { createNextHandlers } from '@dcbkit/next';
+import type { NextRequest } from 'next/server';
+
+type RouteHandler<Params> = (request: NextRequest, context: { params: Promise<Params> }) => Promise<Response>;
+
+const dcb = createNextHandlers({
+  kit: () => createDcbKit({ ...configFromEnv(process.env), offers: [] }),
+  signedInAccount: (request) => request.headers.get('x-account') ?? undefined,
+  offersPage: '/',
+});
+export const webhookPOST: RouteHandler<{}> = dcb.webhook();
+export const checkoutPOST: RouteHandler<{}> = dcb.checkout();
+export const returnGET: RouteHandler<{}> = dcb.returnPage();
+export const cancelPOST: RouteHandler<{ subscriptionUid: string }> = dcb.cancelSubscription();
+export const premiumGET: RouteHandler<{}> = async (request) =>
+  (await dcb.requireAccess('prod_premium')(request)) ?? new Response('premium');
+`,
+    misuse: ["request.headers.get('x-account')", 'request.notARequestMethod()'],
+    expected: "Property 'notARequestMethod' does not exist on type 'Request'",
+  },
 ] as const;
 
 describe('each adapter in a strict TypeScript app installed with npm', () => {
@@ -75,7 +153,7 @@ describe('each adapter in a strict TypeScript app installed with npm', () => {
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'dcbkit-types-'));
-    tarballOf = packPackages(['core', 'express', 'koa'], join(work, 'tarballs'));
+    tarballOf = packPackages(['core', 'express', 'fastify', 'hono', 'koa', 'next'], join(work, 'tarballs'));
   }, 120_000);
 
   afterAll(() => {
@@ -108,6 +186,9 @@ describe('each adapter in a strict TypeScript app installed with npm', () => {
             target: 'ES2022',
             module: 'NodeNext',
             moduleResolution: 'NodeNext',
+            ...('moduleResolution' in framework
+              ? { module: 'ESNext', moduleResolution: framework.moduleResolution }
+              : {}),
             strict: true,
             skipLibCheck: false,
             noEmit: true,
@@ -128,8 +209,19 @@ describe('each adapter in a strict TypeScript app installed with npm', () => {
         });
         return '';
       } catch (error) {
-        return String((error as { stdout?: string }).stdout ?? error);
+        return withoutForeignErrors(String((error as { stdout?: string }).stdout ?? error));
       }
+    };
+
+    /** The diagnostics, less those (and their indented detail lines) in the framework's own declarations. */
+    const withoutForeignErrors = (output: string): string => {
+      if (!('foreignDeclarations' in framework)) return output;
+      let foreign = false;
+      const kept = output.split('\n').filter((line) => {
+        if (!line.startsWith(' ')) foreign = line.includes(framework.foreignDeclarations);
+        return !foreign;
+      });
+      return kept.join('\n').trim();
     };
 
     it('compiles the documented wiring with no error in any declaration file', () => {

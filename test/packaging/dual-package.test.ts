@@ -50,9 +50,14 @@ describe.runIf(existsSync(distEsm) && existsSync(distCjs))(
       const esmRoot = (await import(distEsm)) as Core;
       const esmWebhooks = (await import(distEsm.replace('index.js', 'webhooks.js'))) as Core;
       expect(esmWebhooks.verifyWebhook).toBe(esmRoot.verifyWebhook);
+      const esmWeb = (await import(distEsm.replace('index.js', 'web.js'))) as Core;
+      expect(esmWeb.createWebhookHandler).toBe(esmRoot.createWebhookHandler);
+      expect(esmWeb.memoryStore).toBe(esmRoot.memoryStore);
       const cjsRoot = require(distCjs) as Core;
       const cjsWebhooks = require(distCjs.replace('index.cjs', 'webhooks.cjs')) as Core;
       expect(cjsWebhooks.DcbError).toBe(cjsRoot.DcbError);
+      const cjsWeb = require(distCjs.replace('index.cjs', 'web.cjs')) as Core;
+      expect(cjsWeb.DcbError).toBe(cjsRoot.DcbError);
     });
   },
 );

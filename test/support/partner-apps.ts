@@ -9,6 +9,10 @@ import express5 from 'express5';
 import type Koa from 'koa';
 import koa2 from 'koa2';
 import koa3 from 'koa3';
+import { fastifyVariant } from './apps/fastify-app.js';
+import { fetchVariant } from './apps/fetch-app.js';
+import { honoVariant } from './apps/hono-app.js';
+import { nextVariant } from './apps/next-app.js';
 import type { PartnerKit } from './partner-kit.js';
 
 /**
@@ -33,10 +37,10 @@ export interface AppVariant {
     bodyParsing: BodyParsing,
     onAppError?: AppErrorSink,
     mounting?: Mounting,
-  ): RequestListener;
+  ): RequestListener | Promise<RequestListener>;
 }
 
-function appErrorBody(error: unknown): { appError: unknown } {
+export function appErrorBody(error: unknown): { appError: unknown } {
   return { appError: (error as { code?: unknown }).code ?? 'unknown' };
 }
 
@@ -71,8 +75,12 @@ function expressVariant(name: string, express: typeof Express): AppVariant {
       changing('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
       changing('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
       changing('/payments/:paymentUid/cancel', dcb.cancelPayment());
+      changing('/passes/:productUid/use', dcb.spendUnit());
       app.get('/premium', dcb.requireAccess('prod_premium'), (_req, res) => {
         res.send('premium content');
+      });
+      app.get('/day-pass', dcb.requireAccess('prod_day_pass'), (_req, res) => {
+        res.send('a day of content');
       });
       app.get('/unlock', dcb.requireAccess('prod_full_unlock', { redirectTo: '/offers' }), (_req, res) => {
         res.send('unlocked');
@@ -129,15 +137,20 @@ function koaVariant(name: string, KoaApp: typeof Koa): AppVariant {
         router.all('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
         router.all('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
         router.all('/payments/:paymentUid/cancel', dcb.cancelPayment());
+        router.all('/passes/:productUid/use', dcb.spendUnit());
       } else {
         router.post('/checkout', dcb.checkout());
         router.post('/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
         router.post('/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
         router.post('/payments/:paymentUid/cancel', dcb.cancelPayment());
+        router.post('/passes/:productUid/use', dcb.spendUnit());
       }
       router.get('/return', dcb.returnPage());
       router.get('/premium', dcb.requireAccess('prod_premium'), (ctx) => {
         ctx.body = 'premium content';
+      });
+      router.get('/day-pass', dcb.requireAccess('prod_day_pass'), (ctx) => {
+        ctx.body = 'a day of content';
       });
       router.get('/unlock', dcb.requireAccess('prod_full_unlock', { redirectTo: '/offers' }), (ctx) => {
         ctx.body = 'unlocked';
@@ -154,6 +167,10 @@ export const APP_VARIANTS: AppVariant[] = [
   expressVariant('Express 5', express5 as typeof Express),
   koaVariant('Koa 2', koa2 as typeof Koa),
   koaVariant('Koa 3', koa3 as typeof Koa),
+  fastifyVariant('Fastify 5'),
+  honoVariant('Hono 4'),
+  nextVariant('Next.js route handlers'),
+  fetchVariant('bare fetch'),
 ];
 
 export { accountHeader, sessionHeader };

@@ -2,7 +2,8 @@
 // routes, the memory store and ledger), the access predicates its pages ask, offers and their
 // display, the resource types and the one error family. Other audiences have their own entry:
 // '@dcbkit/core/store' for store authors, '@dcbkit/core/schemas' for the zod schemas,
-// '@dcbkit/core/webhooks' for verification alone, '@dcbkit/core/node' for adapter authors.
+// '@dcbkit/core/webhooks' for verification alone, '@dcbkit/core/node' for adapter authors,
+// '@dcbkit/core/web' for servers on fetch's Request and Response (edge runtimes included).
 
 export { type AccessReason, type AccessReasonCode, accessReason } from './access/access-reason.js';
 export { consumeUnit } from './access/consume-unit.js';

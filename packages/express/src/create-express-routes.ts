@@ -1,5 +1,5 @@
 import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
-import { gateAnswer, type PartnerAction, runPartnerRoute } from '@dcbkit/core/node';
+import { gateAnswer, partnerRouteHandlers, runPartnerRoute } from '@dcbkit/core/node';
 import type { Request, RequestHandler, Response } from 'express';
 import { writeAnswer } from './write-answer.js';
 
@@ -41,10 +41,8 @@ export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOp
  */
 export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoutes {
   const { routes, render, renderError } = options;
-
-  const handle =
-    (action: PartnerAction): RequestHandler =>
-    (req, res, next) => {
+  return partnerRouteHandlers(routes, options, {
+    handle: (action) => (req, res, next) => {
       const sources = { req, query: req.query, parsedBody: req.body, params: req.params };
       runPartnerRoute(action, options.signedInAccount(req), { ...sources, session: options.sessionId?.(req) })
         .then(({ answer, view, refusal, refusalHeaders }) => {
@@ -53,23 +51,11 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
           return writeAnswer(res, answer);
         })
         .catch(next);
-    };
-
-  return {
-    checkout: () => handle(routes.checkout),
-    returnPage: () => handle(routes.returnPage),
-    cancelPayment: () => handle(routes.cancelPayment),
-    spendUnit: () => handle(routes.spendUnit),
-    cancelSubscription: () => handle(routes.cancelSubscription),
-    resumeSubscription: () => handle(routes.resumeSubscription),
-    requireAccess(productUid, gate = {}) {
-      const signedInAccount = gate.signedInAccount ?? options.signedInAccount;
-      const redirectTo = gate.redirectTo ?? options.offersPage;
-      return (req, res, next) => {
-        gateAnswer(routes, signedInAccount(req), productUid, redirectTo)
-          .then((denied) => (denied ? writeAnswer(res, denied) : next()))
-          .catch(next);
-      };
     },
-  };
+    gate: (productUid, signedInAccount, redirectTo) => (req, res, next) => {
+      gateAnswer(routes, signedInAccount(req), productUid, redirectTo)
+        .then((denied) => (denied ? writeAnswer(res, denied) : next()))
+        .catch(next);
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
-import { gateAnswer, type PartnerAction, runPartnerRoute } from '@dcbkit/core/node';
+import { gateAnswer, partnerRouteHandlers, runPartnerRoute } from '@dcbkit/core/node';
 import type { Context, Middleware, Next } from 'koa';
 import { writeAnswer } from './write-answer.js';
 
@@ -42,10 +42,8 @@ export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['signe
  */
 export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
   const { routes, render, renderError } = options;
-
-  const handle =
-    (action: PartnerAction): Middleware =>
-    async (ctx: Context) => {
+  return partnerRouteHandlers(routes, options, {
+    handle: (action) => async (ctx: Context) => {
       const params = (ctx as Context & { params?: Record<string, string> }).params;
       const parsedBody = (ctx.request as { body?: unknown }).body;
       const sources = { req: ctx.req, query: ctx.query, parsedBody, params };
@@ -60,23 +58,11 @@ export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
         ctx.set(refusalHeaders ?? {});
         await renderError(refusal, ctx);
       } else writeAnswer(ctx, answer);
-    };
-
-  return {
-    checkout: () => handle(routes.checkout),
-    returnPage: () => handle(routes.returnPage),
-    cancelPayment: () => handle(routes.cancelPayment),
-    spendUnit: () => handle(routes.spendUnit),
-    cancelSubscription: () => handle(routes.cancelSubscription),
-    resumeSubscription: () => handle(routes.resumeSubscription),
-    requireAccess(productUid, gate = {}) {
-      const signedInAccount = gate.signedInAccount ?? options.signedInAccount;
-      const redirectTo = gate.redirectTo ?? options.offersPage;
-      return async (ctx: Context, next: Next) => {
-        const denied = await gateAnswer(routes, signedInAccount(ctx), productUid, redirectTo);
-        if (denied) writeAnswer(ctx, denied);
-        else await next();
-      };
     },
-  };
+    gate: (productUid, signedInAccount, redirectTo) => async (ctx: Context, next: Next) => {
+      const denied = await gateAnswer(routes, signedInAccount(ctx), productUid, redirectTo);
+      if (denied) writeAnswer(ctx, denied);
+      else await next();
+    },
+  });
 }

@@ -1,104 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { createExpressRoutes, createExpressWebhook } from '@dcbkit/express';
 import type { Sandbox } from '@dcbkit/sandbox';
-import express, { type ErrorRequestHandler, type Express } from 'express';
-import { type Billing, startBilling, WEBHOOK_PATH } from './billing.js';
+import { type Billing, startBilling } from './billing.js';
 import { readShopConfig, type ShopConfig } from './config.js';
-import { createLogger, type ShopLogger } from './logger.js';
+import { createShopApp } from './framework/create-shop-app.js';
+import { createLogger } from './logger.js';
 import { type OperatorAccess, operatorAccessOf } from './ops/operator-password.js';
-import { requestLog } from './request-log.js';
-import { accountRoutes } from './routes/account.js';
-import { accountKeyOf, authRoutes } from './routes/auth.js';
-import { checkoutRoutes } from './routes/checkout.js';
-import { healthRoutes } from './routes/health.js';
-import { renderKitError, renderKitView } from './routes/kit-views.js';
-import { languageRoutes } from './routes/language.js';
-import { offersRoutes } from './routes/offers.js';
-import { opsRoutes } from './routes/ops.js';
-import { premiumRoutes } from './routes/premium.js';
-import { securityHeaders } from './security.js';
-import { sessionMiddleware, signInIdOf } from './session.js';
-import { createViews } from './views.js';
-
-export interface ShopAppOptions {
-  billing: Billing;
-  /** The address browsers use for the shop (its origin is the only one allowed to post forms). */
-  publicUrl: string;
-  sessionSecret: string;
-  trustProxy: number;
-  logger: ShopLogger;
-  /** The operations view's password (/ops); undefined turns the view off. */
-  operatorAccess?: OperatorAccess | undefined;
-}
-
-/** The Express app: every page and route of the shop, over a running billing environment. */
-export function createShopApp({
-  billing,
-  publicUrl,
-  sessionSecret,
-  trustProxy,
-  logger,
-  operatorAccess,
-}: ShopAppOptions): Express {
-  const { kit, checkoutBaseUrl } = billing;
-  const publicOrigin = new URL(publicUrl).origin;
-  const https = new URL(publicUrl).protocol === 'https:';
-  const views = createViews({ kit, sandbox: billing.sandbox !== undefined });
-
-  const app = express();
-  app.disable('x-powered-by');
-  // Behind a proxy that terminates TLS, req.secure (and so the Secure cookie) needs this.
-  if (trustProxy > 0) app.set('trust proxy', trustProxy);
-
-  // The load balancer's probes come first: no log line, no session, no sign-in.
-  app.use(healthRoutes({ kit, logger }));
-  app.use(requestLog(logger));
-  // The webhook reads the raw body to check its signature: it goes before any body parser.
-  app.post(WEBHOOK_PATH, createExpressWebhook(kit.webhook));
-
-  app.use(securityHeaders({ checkoutBaseUrl, https }));
-  app.use('/static', express.static(fileURLToPath(new URL('../public', import.meta.url)), { maxAge: '1h' }));
-  app.use(sessionMiddleware({ secret: sessionSecret, secure: https }));
-  app.use(express.urlencoded({ extended: false, limit: '16kb' }));
-
-  const dcb = createExpressRoutes({
-    routes: kit.routes,
-    signedInAccount: accountKeyOf,
-    sessionId: signInIdOf,
-    render: renderKitView(views),
-    renderError: renderKitError(views),
-    offersPage: '/',
-  });
-
-  app.use(languageRoutes());
-  app.use(authRoutes({ views, shopOrigin: publicOrigin }));
-  app.use(offersRoutes({ kit, views, embedded: checkoutBaseUrl !== undefined }));
-  app.use(checkoutRoutes({ dcb }));
-  app.use(accountRoutes({ kit, dcb, views }));
-  app.use(premiumRoutes({ dcb, views }));
-  app.use(
-    opsRoutes({
-      kit,
-      views,
-      reconciler: billing.reconciler,
-      shopOrigin: publicOrigin,
-      access: operatorAccess,
-    }),
-  );
-
-  app.use((req, res) => views.render(req, res, 'error', { kind: 'error.notFound' }, 404));
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
-    // The log has the detail; the page never shows a stack or a message from the inside.
-    req.log.error({ err: error }, 'request failed');
-    if (res.headersSent) return;
-    views.render(req, res, 'error', { kind: 'error.generic' }, 500);
-  };
-  app.use(onError);
-  return app;
-}
 
 export interface StartShopOptions {
   /** Environment variables (default process.env): PORT, SESSION_SECRET, DATABASE_URL, DCB_*… */
@@ -127,7 +35,7 @@ export interface RunningShop {
 /**
  * Starts the shop: reads the environment (throws ShopConfigError listing every problem), listens,
  * starts the billing environment (the embedded sandbox unless DCB_* variables are set), then
- * serves the pages.
+ * serves the app src/framework/ makes of the shop.
  */
 export async function startShop(options: StartShopOptions = {}): Promise<RunningShop> {
   const config = readShopConfig(options.env ?? process.env);

@@ -66,6 +66,29 @@ describe('readShopConfig', () => {
     );
   });
 
+  it("names LOG_LEVEL when it is not one of pino's levels, rather than letting the logger throw", () => {
+    expect(readShopConfig({ LOG_LEVEL: 'warn' }).logLevel).toBe('warn');
+    expect(() => readShopConfig({ LOG_LEVEL: 'verbose' })).toThrow(
+      /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; it is "verbose"/,
+    );
+  });
+
+  it("refuses a DATABASE_URL that is not PostgreSQL's, saying what to set", () => {
+    expect(readShopConfig({ ...SERVICE_ENV, DATABASE_URL: 'postgres://shop@db:5432/shop' })).toMatchObject({
+      databaseUrl: 'postgres://shop@db:5432/shop',
+    });
+    expect(() => readShopConfig({ ...SERVICE_ENV, DATABASE_URL: 'mysql://shop@db/shop' })).toThrow(
+      /DATABASE_URL must be a PostgreSQL URL \(postgres:\/\/user:password@host:5432\/database\)/,
+    );
+  });
+
+  it('says how to make a SESSION_SECRET when it is missing', () => {
+    const { SESSION_SECRET: _, ...withoutSecret } = SERVICE_ENV;
+    expect(() => readShopConfig(withoutSecret)).toThrow(
+      /SESSION_SECRET is not set: .*openssl rand -base64 32/,
+    );
+  });
+
   it('refuses a short session secret', () => {
     expect(() => readShopConfig({ ...SERVICE_ENV, SESSION_SECRET: 'short' })).toThrow(
       /at least 32 characters/,

@@ -3,7 +3,7 @@ import { configFromEnv, type DcbEnvConfig, isDcbError } from '@dcbkit/core';
 /**
  * How the shop runs, read once from the environment at startup:
  * - `embedded-sandbox`: no DCB_* variable is set. The sandbox emulator of the service runs in this
- *   process; nothing leaves the machine and no money moves. This is what `pnpm start` gives.
+ *   process; nothing leaves the machine and no money moves. This is what `npm start` gives.
  * - `service`: DCB_* variables are set. The shop talks to the real service (its sandbox or its
  *   production environment); every variable it needs must be set and consistent.
  */
@@ -14,7 +14,7 @@ interface CommonConfig {
   port: number;
   /** HOST: the address to listen on. Default 127.0.0.1: this machine only. */
   host: string;
-  /** TRUST_PROXY: how many proxies in front of the app set X-Forwarded-* (Express's `trust proxy`). */
+  /** TRUST_PROXY: how many proxies in front of the app set X-Forwarded-* (src/framework/ tells the framework). */
   trustProxy: number;
   /** LOG_LEVEL: pino's level. */
   logLevel: string;
@@ -56,7 +56,34 @@ export class ShopConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** A session secret shorter than this is easy to guess: cookie-session signs with HMAC-SHA1. */
+/**
+ * The shop's own environment variables, and what each is for; dcbkit's (DCB_*) are core's
+ * DCB_ENV_VARIABLES. The config reads no other (`read` below takes only these names), and
+ * `.env.example` lists exactly these and core's: env-example.test.ts checks it.
+ */
+export const SHOP_ENV_VARIABLES = {
+  PORT: 'where the shop listens (default 3000); 0 picks a free port',
+  HOST: 'the address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 in a container or behind a proxy',
+  SESSION_SECRET:
+    'signs the session cookie: at least 32 random characters, the same on every instance; required with DCB_*, random per run on the embedded sandbox',
+  DATABASE_URL:
+    'PostgreSQL for entitlements and processed events, shared by every instance (postgres://user:password@host:5432/database); without it, PGlite in DATA_DIR',
+  DATA_DIR: 'the PGlite data folder when DATABASE_URL is not set (default .data/dcbkit), made on first start',
+  TRUST_PROXY:
+    'how many proxies in front of the shop set X-Forwarded-* (default 0); 1 behind one TLS-terminating proxy',
+  LOG_LEVEL:
+    'fatal, error, warn, info (default), debug, trace or silent; debug also shows the embedded sandbox',
+  OPERATOR_PASSWORD:
+    'the operations view (/ops): at least 16 characters; without it, random per run on the embedded sandbox and no view otherwise',
+  RECONCILE_EVERY_MINUTES: 'minutes between reconciliation runs, 0 (off) to 1440 (default 15)',
+} as const;
+
+export type ShopVariable = keyof typeof SHOP_ENV_VARIABLES;
+
+/** pino's levels: another word would make the logger throw at startup, with a stack. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A session secret shorter than this is easy to guess: the session cookie is signed with HMAC-SHA1 (Keygrip). */
 const MIN_SESSION_SECRET_LENGTH = 32;
 /** The operations view can change entitlements: its password must not be one a guess finds. */
 const MIN_OPERATOR_PASSWORD_LENGTH = 16;
@@ -65,13 +92,15 @@ const MAX_RECONCILE_MINUTES = 1440;
 
 export function readShopConfig(env: Env): ShopConfig {
   const problems: string[] = [];
+  /** A variable of SHOP_ENV_VARIABLES, trimmed; undefined when unset or blank. */
+  const read = (name: ShopVariable): string | undefined => env[name]?.trim() || undefined;
   const common: CommonConfig = {
-    port: readPort(env.PORT, problems),
-    host: env.HOST?.trim() || '127.0.0.1',
-    trustProxy: readCount('TRUST_PROXY', env.TRUST_PROXY, problems),
-    logLevel: env.LOG_LEVEL?.trim() || 'info',
-    reconcileEveryMinutes: readReconcileMinutes(env.RECONCILE_EVERY_MINUTES, problems),
-    operatorPassword: env.OPERATOR_PASSWORD?.trim() || undefined,
+    port: readPort(read('PORT'), problems),
+    host: read('HOST') ?? '127.0.0.1',
+    trustProxy: readCount('TRUST_PROXY', read('TRUST_PROXY'), problems),
+    logLevel: readLogLevel(read('LOG_LEVEL'), problems),
+    reconcileEveryMinutes: readReconcileMinutes(read('RECONCILE_EVERY_MINUTES'), problems),
+    operatorPassword: read('OPERATOR_PASSWORD'),
   };
   if (
     common.operatorPassword !== undefined &&
@@ -79,7 +108,7 @@ export function readShopConfig(env: Env): ShopConfig {
   ) {
     problems.push(`OPERATOR_PASSWORD must be at least ${MIN_OPERATOR_PASSWORD_LENGTH} characters long.`);
   }
-  const sessionSecret = env.SESSION_SECRET?.trim() || undefined;
+  const sessionSecret = read('SESSION_SECRET');
   if (sessionSecret !== undefined && sessionSecret.length < MIN_SESSION_SECRET_LENGTH) {
     problems.push(`SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long.`);
   }
@@ -102,7 +131,13 @@ export function readShopConfig(env: Env): ShopConfig {
   }
   if (sessionSecret === undefined) {
     problems.push(
-      `SESSION_SECRET is not set: a random string of at least ${MIN_SESSION_SECRET_LENGTH} characters that signs the session cookie (the same on every instance).`,
+      `SESSION_SECRET is not set: a random string of at least ${MIN_SESSION_SECRET_LENGTH} characters that signs the session cookie (the same on every instance); make one with \`openssl rand -base64 32\`.`,
+    );
+  }
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push(
+      'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); leave it unset to keep entitlements in PGlite in DATA_DIR.',
     );
   }
   if (problems.length > 0 || dcb === undefined || sessionSecret === undefined) {
@@ -113,13 +148,13 @@ export function readShopConfig(env: Env): ShopConfig {
     ...common,
     dcb,
     sessionSecret,
-    databaseUrl: env.DATABASE_URL?.trim() || undefined,
-    dataDir: env.DATA_DIR?.trim() || '.data/dcbkit',
+    databaseUrl,
+    dataDir: read('DATA_DIR') ?? '.data/dcbkit',
   };
 }
 
 function readPort(value: string | undefined, problems: string[]): number {
-  if (value === undefined || value.trim() === '') return 3000;
+  if (value === undefined) return 3000;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     problems.push(`PORT must be a port number from 0 to 65535; it is "${value}".`);
@@ -128,8 +163,15 @@ function readPort(value: string | undefined, problems: string[]): number {
   return port;
 }
 
+function readLogLevel(value: string | undefined, problems: string[]): string {
+  if (value === undefined) return 'info';
+  if (LOG_LEVELS.includes(value)) return value;
+  problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; it is "${value}".`);
+  return 'info';
+}
+
 function readReconcileMinutes(value: string | undefined, problems: string[]): number {
-  if (value === undefined || value.trim() === '') return 15;
+  if (value === undefined) return 15;
   const minutes = Number(value);
   if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_RECONCILE_MINUTES) {
     problems.push(
@@ -140,8 +182,8 @@ function readReconcileMinutes(value: string | undefined, problems: string[]): nu
   return minutes;
 }
 
-function readCount(name: string, value: string | undefined, problems: string[]): number {
-  if (value === undefined || value.trim() === '') return 0;
+function readCount(name: ShopVariable, value: string | undefined, problems: string[]): number {
+  if (value === undefined) return 0;
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0) {
     problems.push(`${name} must be a whole number (the proxies in front of the app); it is "${value}".`);

@@ -1,5 +1,4 @@
-import cookieSession from 'cookie-session';
-import type { Request, RequestHandler } from 'express';
+import type { ShopRequest } from './web/shop-request.js';
 
 /** What the shop keeps in its session cookie. Nothing secret: the cookie is signed, not encrypted. */
 export interface ShopSession {
@@ -15,51 +14,35 @@ export interface ShopSession {
   operator?: { id: string; since: number };
 }
 
-export interface SessionOptions {
+/** How the session cookie is made, whatever middleware signs it (src/framework/session.ts). */
+export interface SessionCookie {
+  /** SESSION_SECRET: signs the cookie (HMAC). */
   secret: string;
   /** False only when the shop is served over plain http on this machine. */
   secure: boolean;
 }
 
 /**
- * A signed cookie (HMAC with SESSION_SECRET), httpOnly so page scripts cannot read it, SameSite=Lax
- * so other sites' forms and frames do not carry it, Secure outside localhost.
+ * The session cookie's name and flags: signed, httpOnly so page scripts cannot read it,
+ * SameSite=Lax so other sites' forms and frames do not carry it, and (SessionCookie.secure)
+ * Secure outside localhost. A week long.
  */
-export function sessionMiddleware({ secret, secure }: SessionOptions): RequestHandler {
-  return cookieSession({
-    name: 'shop_session',
-    keys: [secret],
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    signed: true,
-    maxAge: 7 * 24 * 60 * 60 * 1000,
-  });
-}
-
-/** The request's session, typed. Empty when there is none. */
-export function sessionOf(req: Request): ShopSession {
-  return (req.session ?? {}) as ShopSession;
-}
-
-/** Writes fields into the session (cookie-session sends the cookie again when it changed). */
-export function updateSession(req: Request, fields: Partial<ShopSession>): void {
-  if (req.session) Object.assign(req.session, fields);
-}
-
-/** Forgets everything: signing out. */
-export function clearSession(req: Request): void {
-  req.session = null;
-}
+export const SESSION_COOKIE = {
+  name: 'shop_session',
+  httpOnly: true,
+  sameSite: 'lax',
+  signed: true,
+  maxAge: 7 * 24 * 60 * 60 * 1000,
+} as const;
 
 /** Reads the notice once: it is gone on the next page. */
-export function takeNotice(req: Request): ShopSession['notice'] {
-  const { notice } = sessionOf(req);
-  if (notice !== undefined && req.session) delete req.session.notice;
+export function takeNotice(request: ShopRequest): ShopSession['notice'] {
+  const { notice } = request.session.read();
+  if (notice !== undefined) request.session.update({ notice: undefined });
   return notice;
 }
 
 /** This sign-in's id (the adapter's `sessionId`): the kit binds form tokens to it. */
-export function signInIdOf(req: Request): string | undefined {
-  return sessionOf(req).signInId;
+export function signInIdOf(request: ShopRequest): string | undefined {
+  return request.session.read().signInId;
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 const STARTER = fileURLToPath(new URL('..', import.meta.url));
 
-describe('pnpm start with an incomplete configuration', () => {
+describe('npm start with an incomplete configuration', () => {
   it('prints one clear message naming each problem, no stack, and exits 1', async () => {
     const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: STARTER,
@@ -47,7 +47,7 @@ describe('pnpm start with an incomplete configuration', () => {
   }, 30_000);
 });
 
-describe('pnpm start on the embedded sandbox', () => {
+describe('npm start on the embedded sandbox', () => {
   it("prints the shop's address, the sandbox's and its SMS inbox", async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: STARTER,

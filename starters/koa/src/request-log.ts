@@ -1,25 +1,24 @@
-import type { Middleware } from 'koa';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ShopLogger } from './logger.js';
 
 /**
- * One log line per request ("request completed": method, path, status, milliseconds), the line
- * going-live.md tells you to watch for the webhook. No headers: the session cookie and a webhook's
- * signature stay out of the log (logger.ts redacts them too, should you add headers here).
+ * One `request completed` line per request, when its response is sent (`request aborted` when the
+ * browser left first): method, URL, status and time, which is what docs/going-live.md tells you to
+ * watch for the webhook. Read from Node's own request and response, so every framework logs the
+ * same line. No headers: the session cookie and a webhook's signature stay out of the log
+ * (logger.ts redacts them too, should you add headers here), and the line stays short to read.
  */
-export function requestLog(logger: ShopLogger): Middleware {
-  return async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      logger.info(
-        {
-          req: { method: ctx.method, url: ctx.originalUrl },
-          res: { statusCode: ctx.status },
-          responseTime: Math.round(performance.now() - started),
-        },
-        'request completed',
-      );
-    }
-  };
+export function logRequest(logger: ShopLogger, req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  const { method, url } = req;
+  res.once('close', () => {
+    logger.info(
+      {
+        req: { method, url },
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(performance.now() - started),
+      },
+      res.writableFinished ? 'request completed' : 'request aborted',
+    );
+  });
 }

@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShopApp, type RunningShop, startShop } from './app.js';
+import { type RunningShop, startShop } from './app.js';
 import { type Billing, startBilling } from './billing.js';
 import { readShopConfig } from './config.js';
+import { createShopApp } from './framework/create-shop-app.js';
 import { createLogger } from './logger.js';
 
 // What a security reviewer checks, over HTTP against the shop on its embedded sandbox.
@@ -164,7 +165,7 @@ describe('behind a TLS-terminating proxy (TRUST_PROXY=1, an https public address
       trustProxy: 1,
       logger,
     });
-    server = createServer(app.callback());
+    server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -32,8 +32,11 @@ export async function serve(stopAsked: Promise<unknown>): Promise<never> {
       },
     );
   } catch (error) {
-    if (error instanceof ShopConfigError || isDcbError(error)) {
+    if (error instanceof ShopConfigError) {
       console.error(error.message);
+    } else if (isDcbError(error)) {
+      const fix = VARIABLES_TO_CHECK[error.code];
+      console.error(fix === undefined ? error.message : `${error.message}\n${fix}`);
     } else if (isPortInUse(error)) {
       const port = Number((error as { port?: unknown }).port ?? process.env.PORT ?? 3000);
       console.error(
@@ -63,6 +66,15 @@ function operationsLines({ url, operatorAccess, reconcileEveryMinutes }: Running
       : `  reconciliation: every ${reconcileEveryMinutes} minutes`;
   return [operations, reconciling];
 }
+
+/** The kit's startup refusals that a variable causes: which one to fix. */
+const VARIABLES_TO_CHECK: Readonly<Record<string, string>> = {
+  token_refused:
+    'Fix DCB_CLIENT_ID and DCB_CLIENT_SECRET: the credentials of the DCB_ENV environment, as its console (or the sandbox) shows them.',
+  wrong_base_url: 'Fix DCB_API_BASE_URL: the API root of the DCB_ENV environment, without /v1.',
+  data_folder_in_use:
+    'Stop the other process, or give this one its own DATA_DIR (or DATABASE_URL for several instances).',
+};
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

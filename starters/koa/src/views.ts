@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import type { DcbKit, OfferDefinition } from '@dcbkit/core';
 import { formatBillingPeriod, formatDateTime, formatOfferPrice, formatPrice } from '@dcbkit/core';
 import { Eta } from 'eta';
-import type { Context } from 'koa';
 import { type DemoAccount, findDemoAccount } from './accounts.js';
 import {
   directionOf,
@@ -14,7 +13,9 @@ import {
   translator,
 } from './i18n.js';
 import { SHOP_TIME_ZONE } from './offers.js';
-import { sessionOf, signInIdOf, takeNotice } from './session.js';
+import { signInIdOf, takeNotice } from './session.js';
+import { pageAnswer, type ShopAnswer } from './web/shop-answer.js';
+import type { ShopRequest } from './web/shop-request.js';
 
 // autoEscape: every <%= value %> is HTML-escaped. The templates use <%~ %> (raw) only for the
 // layout's body and included partials, which are themselves escaped templates.
@@ -46,19 +47,19 @@ export interface PageContext {
 }
 
 export interface Views {
-  context(ctx: Context): PageContext;
-  /** Renders views/<template>.eta in the request's language as the response. */
-  render(ctx: Context, template: string, data?: object, status?: number): void;
+  context(request: ShopRequest): PageContext;
+  /** Renders views/<template>.eta in the request's language, as the answer to send. */
+  render(request: ShopRequest, template: string, data?: object, status?: number): ShopAnswer;
 }
 
 export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean }): Views {
-  function context(ctx: Context): PageContext {
-    const session = sessionOf(ctx);
-    const lang = pickLanguage(session.lang, ctx.get('accept-language'));
+  function context(request: ShopRequest): PageContext {
+    const session = request.session.read();
+    const lang = pickLanguage(session.lang, request.header('accept-language'));
     const t = translator(lang);
     const account = findDemoAccount(session.accountId);
     // The switcher comes back to this page; after a form post it goes to the offers.
-    const back = ctx.method === 'GET' ? ctx.originalUrl : '/';
+    const back = request.method === 'GET' ? request.url : '/';
     return {
       lang,
       dir: directionOf(lang),
@@ -74,7 +75,7 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
       notice: undefined,
       formToken: () => {
         if (!account) throw new Error('formToken needs a signed-in account');
-        return kit.routes.formToken(account.id, signInIdOf(ctx));
+        return kit.routes.formToken(account.id, signInIdOf(request));
       },
       offerName: (offer) => {
         if (!offer) return '';
@@ -93,16 +94,11 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
 
   return {
     context,
-    render(ctx, template, data = {}, status = 200) {
-      const page = context(ctx);
-      const notice = takeNotice(ctx);
+    render(request, template, data = {}, status = 200) {
+      const page = context(request);
+      const notice = takeNotice(request);
       if (notice) page.notice = page.t(notice.key, notice.values);
-      const html = eta.render(`./${template}`, { ...page, ...data });
-      ctx.status = status;
-      // Pages carry form tokens and account details: never cached, by the browser or a proxy.
-      ctx.set('cache-control', 'no-store');
-      ctx.type = 'html';
-      ctx.body = html;
+      return pageAnswer(eta.render(`./${template}`, { ...page, ...data }), status);
     },
   };
 }

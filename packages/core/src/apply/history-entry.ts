@@ -87,7 +87,8 @@ export function historyEntryOf({
 }
 
 function sameInstant(a: string | null, b: string): boolean {
-  return a !== null && Date.parse(a) === Date.parse(b);
+  // Equal strings first: the usual case, and two date parses fewer per delivery.
+  return a !== null && (a === b || Date.parse(a) === Date.parse(b));
 }
 
 function unitsChanged(previous: Entitlement | undefined, next: Entitlement): boolean {

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { entitlementError } from '../access/errors.js';
-import { rawBodyError } from '../node/raw-body-error.js';
+import { rawBodyError } from '../http/body-error.js';
 import { answerForDeniedAccess } from '../routes/route-answers.js';
 import { isRouteError, type RouteErrorCode, routeError } from '../routes/route-error.js';
 import { refused } from '../webhooks/webhook-answers.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { DcbError } from '../errors/dcb-error.js';
+import { type RawBodyErrorCode, rawBodyError } from '../http/body-error.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
 import { clearBodyDeadline, startBodyDeadline } from './body-deadlines.js';
-import { type RawBodyErrorCode, rawBodyError } from './raw-body-error.js';
 
 export interface RawBodySource {
   /** The Node request. Express's `req`, Koa's `ctx.req`. */

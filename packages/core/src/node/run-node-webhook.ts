@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isDcbError } from '../errors/dcb-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
+import { answerForBodyError } from '../webhooks/body-refusal.js';
 import type { WebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { getRawBody } from './read-raw-body.js';
 
@@ -32,21 +33,11 @@ export async function runNodeWebhook(
       timeoutMs: handler.bodyTimeoutMs,
     });
   } catch (error) {
-    if (isDcbError(error, 'body_too_large')) return handler.refuseBody('body_too_large');
-    if (isDcbError(error, 'body_timeout')) {
-      // The sender is too slow to wait for: close the connection once the answer is out.
-      const answer = handler.refuseBody('body_timeout');
-      answer.headers.connection = 'close';
-      return answer;
-    }
-    if (isDcbError(error, 'body_incomplete')) return handler.refuseBody('body_incomplete');
-    if (!isDcbError(error, 'body_consumed')) throw error;
-    handler.reportError(
-      error,
-      { source: 'webhook' },
-      `dcbkit: the webhook's raw body is gone: a body parser read it first. ${request.mountingHint}`,
-    );
-    return handler.refuseBody('body_not_raw');
+    const answer = answerForBodyError(handler, error, request.mountingHint);
+    // The sender is too slow to wait for: close the connection once the answer is out (a Node
+    // server's socket is this adapter's to manage; a fetch runtime manages its own).
+    if (isDcbError(error, 'body_timeout')) answer.headers.connection = 'close';
+    return answer;
   }
   return handler({ rawBody, headers: req.headers });
 }

@@ -3,59 +3,14 @@
  * (the adapter suites in test/adapters run the same cases through Express 4/5 and Koa 2/3).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DcbClient } from '../client/create-client.js';
 import { DcbApiError } from '../client/errors.js';
-import { paymentFixture } from '../client/test-support/fixtures.js';
-import type { Payment } from '../schemas/payment.js';
 import { memoryStore } from '../store/memory-store.js';
 import { offers } from '../test-support/fixtures.js';
 import { createPartnerRoutes, type PartnerRoutesOptions, type RouteInput } from './partner-routes.js';
+import { fakeClient, waitingPayment } from './test-support/fake-client.js';
 
 const SHOP = 'https://shop.example';
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A client whose create answers `payment` (the service's answer as a test scripts it). */
-function fakeClient(payment: (uid: string) => Payment, calls: string[] = []): DcbClient {
-  let created = 0;
-  return {
-    payments: {
-      async create() {
-        calls.push('create');
-        created += 1;
-        return payment(`pay_${created}`);
-      },
-      async retrieve(uid: string) {
-        calls.push(`retrieve ${uid}`);
-        return payment(uid);
-      },
-      async cancel() {
-        calls.push('cancel');
-        return payment('pay_1');
-      },
-    },
-    subscriptions: {
-      async retrieve() {
-        throw new Error('not scripted');
-      },
-      async cancel() {
-        calls.push('cancel subscription');
-        throw new Error('not scripted');
-      },
-      async resume() {
-        throw new Error('not scripted');
-      },
-    },
-  } as unknown as DcbClient;
-}
-
-const waitingPayment = (checkoutUrl: (uid: string) => string) => (uid: string) =>
-  paymentFixture({
-    paymentUid: uid,
-    productUid: 'prod_unlock',
-    offerUid: 'off_unlock',
-    checkoutUrl: checkoutUrl(uid),
-    metadata: { accountKey: 'alice' },
-  });
 
 function routesWith(options: Partial<PartnerRoutesOptions> = {}) {
   const logger = { warn: vi.fn(), error: vi.fn() };

@@ -1,4 +1,5 @@
 import { routeError } from './route-error.js';
+import { mediaTypeOf } from './route-fields.js';
 
 /** What a state-changing route needs to know of the request to refuse a cross-site one. */
 export interface RequestOrigin {
@@ -38,4 +39,16 @@ export function assertSameOrigin(
   if (isCrossSiteRequest(request, allowedOrigins)) {
     throw routeError('cross_site_request', 'This request came from another site; it was refused.');
   }
+}
+
+// The body types a page of another site can post without a CORS preflight.
+const SIMPLE_BODY_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
+/** A request's origin as its headers tell it; `header` gives a header's value by lowercase name. */
+export function requestOriginOf(header: (name: string) => string | undefined): RequestOrigin {
+  return {
+    origin: header('origin'),
+    secFetchSite: header('sec-fetch-site'),
+    simpleBody: SIMPLE_BODY_TYPES.has(mediaTypeOf(header('content-type'))),
+  };
 }

@@ -31,9 +31,12 @@ import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { isHistoryStore } from '../store/history-store.js';
 import { createDeadlines } from './deadlines.js';
-import type { RawBody } from './hmac.js';
+import { findNodeCrypto } from './node-crypto.js';
+import { type RawBody, rawBodyByteLength } from './raw-body.js';
 import { SIGNATURE_HEADER } from './signature-header.js';
+import type { VerifyWebhookOptions } from './verify-checks.js';
 import { checkTolerance, verifyWebhook } from './verify-webhook.js';
+import { verifyWithWebCrypto } from './verify-with-web-crypto.js';
 import {
   IN_PROGRESS_RETRY_SECONDS,
   received,
@@ -68,7 +71,7 @@ export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
   eventKey?: (event: WebhookEvent) => string;
   /** Larger bodies get 413 before any verification. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** How long a webhook body may take to arrive, on Node adapters. Default 10 000 ms; slower ones get 408. */
+  /** How long a webhook body may take to arrive, through an adapter that reads it (Node's, or `@dcbkit/core/web`'s). Default 10 000 ms; slower ones get 408. */
   bodyTimeoutMs?: number;
   /** Signature timestamp tolerance: a whole number of seconds, 1 to 3600. Default 300, as the spec says. */
   toleranceSeconds?: number;
@@ -123,6 +126,10 @@ export type BodyProblem = 'body_too_large' | 'body_timeout' | 'body_incomplete' 
  * key, claim it in the ledger, decide and commit the entitlement change, run your listeners,
  * complete the claim, answer. It answers 2xx only after the store committed.
  *
+ * It verifies on node's crypto, synchronously, where the runtime has it, and on Web Crypto where it
+ * has not (an edge runtime: `@dcbkit/core/web`'s createFetchWebhook serves it there), with the same
+ * answers either way.
+ *
  * Answers: 200 applied, duplicate, unknown event name or unknown offer; 400 bad body; 401 bad
  * signature; 409 + Retry-After while the same event is processed elsewhere; 413 body too large;
  * 500 when the store, ledger or a listener throws (claim released, so the retry is processed) or
@@ -164,6 +171,12 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     options.history === false ? undefined : historyRecorder(isHistoryStore(store) ? store : undefined);
   const health = createWebhookHealth(options.now);
   const logLimit = createLogLimit();
+  // Chosen once: the synchronous verification on node's crypto wherever the runtime has it (Node,
+  // Bun, Deno, workerd with nodejs_compat), at no cost over calling it directly; Web Crypto, async,
+  // where it has not (an edge runtime). Both make the same checks and refuse with the same codes
+  // and messages (verify-checks.ts), so the answers are the same.
+  const verifyNow: ((verify: VerifyWebhookOptions) => WebhookEvent) | undefined =
+    findNodeCrypto() === undefined ? undefined : verifyWebhook;
 
   /** A 200, counted. */
   function accept(outcome: WebhookOutcome): HttpAnswer {
@@ -336,16 +349,17 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
   }
 
   async function handleWebhook(request: WebhookRequest): Promise<HttpAnswer> {
-    if (byteLength(request.rawBody) > maxBodyBytes) return answerWith('refused', 'body_too_large');
+    if (rawBodyByteLength(request.rawBody) > maxBodyBytes) return answerWith('refused', 'body_too_large');
     let event: WebhookEvent;
     try {
-      event = verifyWebhook({
+      const verify: VerifyWebhookOptions = {
         rawBody: request.rawBody,
         signature: headerValue(request.headers, SIGNATURE_HEADER),
         secrets,
         toleranceSeconds,
         now: now(),
-      });
+      };
+      event = verifyNow ? verifyNow(verify) : await verifyWithWebCrypto(verify, WHERE);
     } catch (error) {
       return refuse(error);
     }
@@ -404,11 +418,6 @@ function checkOptions(options: CreateWebhookHandlerOptions): void {
       throw optionError(WHERE, option, 'must be a whole number of milliseconds > 0.');
     }
   }
-}
-
-function byteLength(body: unknown): number {
-  if (typeof body === 'string') return Buffer.byteLength(body, 'utf8');
-  return body instanceof Uint8Array ? body.byteLength : 0;
 }
 
 function headerValue(

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createDeadlines } from './deadlines.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createDeadlines, runtimeTimerScope } from './deadlines.js';
 
 describe('createDeadlines', () => {
   it('passes the work’s own outcome through when it finishes in time', async () => {
@@ -65,5 +65,31 @@ describe('createDeadlines: a process with nothing else to wait for', () => {
       );
     });
     expect(outcome).toEqual({ code: 0, stdout: 'timeout\n' });
+  });
+});
+
+describe('createDeadlines where timers belong to a request (an edge runtime)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('knows Node for a runtime whose timers outlive a request, and a runtime without process for one whose do not', () => {
+    expect(runtimeTimerScope()).toBe('process');
+    vi.stubGlobal('process', undefined);
+    expect(runtimeTimerScope()).toBe('request');
+  });
+
+  it('sets a timer per delivery and clears it with the delivery: none outlives its request', async () => {
+    vi.useFakeTimers();
+    const withDeadline = createDeadlines(100, 'request');
+    await expect(withDeadline(async () => 'done')).resolves.toBe('done');
+    // A shared interval would still be running here, and die with this request on an edge runtime.
+    expect(vi.getTimerCount()).toBe(0);
+    const hung = withDeadline(() => new Promise(() => {})).catch((error: unknown) => error);
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(await hung).toMatchObject({ code: 'timeout', details: { timeoutMs: 100 } });
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

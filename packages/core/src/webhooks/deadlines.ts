@@ -10,8 +10,23 @@ interface Pending {
 }
 
 /**
- * Bounds how long a delivery's work may take, with one interval timer for all deliveries in
- * flight instead of a setTimeout/clearTimeout pair per delivery: that pair was about a microsecond
+ * How a runtime's timers live. `process`: one event loop for the whole process (Node, Bun, Deno,
+ * which all give `process.versions.node`), so a timer set while one request is handled fires
+ * whatever becomes of that request. `request`: an edge runtime (Cloudflare Workers, Vercel Edge)
+ * ties a timer to the request that set it and drops it when that request ends, so one timer
+ * shared by the deliveries of several requests would die with the first of them.
+ */
+export type TimerScope = 'process' | 'request';
+
+export function runtimeTimerScope(): TimerScope {
+  const versions = (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions;
+  return typeof versions?.node === 'string' ? 'process' : 'request';
+}
+
+/**
+ * Bounds how long a delivery's work may take. Where timers live as long as the process, with one
+ * interval timer for all deliveries in flight instead of a setTimeout/clearTimeout pair per
+ * delivery: that pair was about a microsecond
  * of every webhook, duplicates included. Every deadline is `ms` after its start, so deliveries
  * join a linked list already in deadline order: joining and leaving are a few pointer writes (a
  * Set of entries cost a hash per delivery), and a sweep stops at the first deadline still ahead.
@@ -19,7 +34,8 @@ interface Pending {
  * while work is in flight, and keeps the process alive meanwhile: a script or worker that calls the
  * handler with a hanging store gets its 503 instead of exiting with the promise unsettled.
  */
-export function createDeadlines(ms: number) {
+export function createDeadlines(ms: number, scope: TimerScope = runtimeTimerScope()) {
+  if (scope === 'request') return timerPerDelivery(ms);
   const tickMs = Math.min(1_000, Math.max(10, Math.floor(ms / 5)));
   let oldest: Pending | undefined;
   let newest: Pending | undefined;
@@ -39,11 +55,7 @@ export function createDeadlines(ms: number) {
     while (oldest !== undefined && oldest.at <= now) {
       const due = oldest;
       unlink(due);
-      due.fail(
-        new DcbError('timeout', `The store, the ledger or a listener took longer than ${ms} ms.`, {
-          details: { timeoutMs: ms },
-        }),
-      );
+      due.fail(timeoutError(ms));
     }
     if (oldest === undefined && timer !== undefined) {
       clearInterval(timer);
@@ -77,4 +89,29 @@ export function createDeadlines(ms: number) {
       );
     });
   };
+}
+
+/** Where timers belong to a request (an edge runtime): a timer per delivery, set and cleared in its own request. */
+function timerPerDelivery(ms: number) {
+  return function withDeadline<T>(work: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(timeoutError(ms)), ms);
+      work().then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  };
+}
+
+function timeoutError(ms: number): DcbError {
+  return new DcbError('timeout', `The store, the ledger or a listener took longer than ${ms} ms.`, {
+    details: { timeoutMs: ms },
+  });
 }

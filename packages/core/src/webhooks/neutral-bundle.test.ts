@@ -4,13 +4,16 @@
  * builtin resolves, then run in a realm that has Web Crypto, TextEncoder and TextDecoder and
  * nothing of node (no process, no Buffer, no require). The vectors are verify-webhook.test.ts's.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createContext, runInContext } from 'node:vm';
-import { type BuildOptions, build } from 'esbuild';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { isDcbError } from '../errors/dcb-error.js';
+import {
+  bundleEntry,
+  CRYPTO_GLOBALS,
+  NEUTRAL,
+  edgeRealm as realmOf,
+  whyNotBuilt,
+} from '../test-support/neutral-bundle.js';
 import {
   body,
   deliveryWith,
@@ -25,55 +28,12 @@ import type { VerifyWebhookOptions } from './verify-checks.js';
 
 type Webhooks = typeof import('./index.js');
 
-const coreRoot = fileURLToPath(new URL('../../', import.meta.url));
-const manifest = JSON.parse(readFileSync(join(coreRoot, 'package.json'), 'utf8'));
-const builtEntry = join(coreRoot, manifest.exports['./webhooks'].import.default);
+const notBuilt = await whyNotBuilt('./webhooks');
 
-const NEUTRAL = {
-  bundle: true,
-  platform: 'neutral',
-  write: false,
-  metafile: true,
-  logLevel: 'silent',
-} as const satisfies BuildOptions;
-
-/** The built entry, bundled as an edge bundler would: the code, and the files it took in. */
-async function bundleEntry(format: 'esm' | 'iife'): Promise<{ code: string; inputs: string[] }> {
-  const { outputFiles, metafile } = await build({
-    ...NEUTRAL,
-    entryPoints: [builtEntry],
-    format,
-    globalName: format === 'iife' ? 'dcbkitWebhooks' : undefined,
-  });
-  return { code: outputFiles[0]?.text ?? '', inputs: Object.keys(metafile.inputs) };
-}
-
-/** The built files the entry bundles, or why they cannot be tested: missing, or older than a source of theirs. */
-async function whyNotBuilt(): Promise<string | undefined> {
-  try {
-    for (const input of (await bundleEntry('esm')).inputs) {
-      const file = resolve(input);
-      const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
-      for (const source of map.sources) {
-        const path = resolve(dirname(file), source);
-        if (statSync(path).mtimeMs > statSync(file).mtimeMs) return `${input} is older than ${path}`;
-      }
-    }
-    return undefined;
-  } catch (error) {
-    return `no usable build of @dcbkit/core/webhooks (${(error as Error).message.split('\n')[0]})`;
-  }
-}
-const notBuilt = await whyNotBuilt();
-
-/** A realm with what every edge runtime has, and nothing of node. */
+/** A realm with Web Crypto and the encoders, and nothing of node. */
 function edgeRealm(code: string): { webhooks: Webhooks; evaluate: (source: string) => unknown } {
-  const context = createContext({ crypto: globalThis.crypto, TextEncoder, TextDecoder });
-  runInContext(code, context);
-  return {
-    webhooks: (context as unknown as { dcbkitWebhooks: Webhooks }).dcbkitWebhooks,
-    evaluate: (source) => runInContext(source, context),
-  };
+  const { exports, evaluate } = realmOf<Webhooks>(code, 'dcbkitWebhooks', CRYPTO_GLOBALS);
+  return { webhooks: exports, evaluate };
 }
 
 // CI builds before it tests (`pnpm test`); locally a missing or stale build skips, saying so.
@@ -82,7 +42,7 @@ describe.skipIf(notBuilt !== undefined && !process.env.CI)(
   () => {
     it('resolves no node builtin: esbuild neutral would fail on one, as it does here on node:crypto', async () => {
       expect(notBuilt, 'build @dcbkit/core before this test').toBeUndefined();
-      const { code, inputs } = await bundleEntry('esm');
+      const { code, inputs } = await bundleEntry('./webhooks', 'esm');
       expect(inputs.every((input) => input.includes('dist/'))).toBe(true);
       expect(code).not.toMatch(/\brequire\(|from\s*["'](node:)?crypto["']/);
       await expect(
@@ -94,7 +54,9 @@ describe.skipIf(notBuilt !== undefined && !process.env.CI)(
     });
 
     it('verifies in a realm without node: every vector as on Node, bodies from either realm', async () => {
-      const { webhooks, evaluate } = edgeRealm((await bundleEntry('iife')).code);
+      const { webhooks, evaluate } = edgeRealm(
+        (await bundleEntry('./webhooks', 'iife', 'dcbkitWebhooks')).code,
+      );
       expect(evaluate('[typeof process, typeof Buffer, typeof require].join()')).toBe(
         'undefined,undefined,undefined',
       );
@@ -126,7 +88,7 @@ describe.skipIf(notBuilt !== undefined && !process.env.CI)(
     });
 
     it('signs as node does, and points the synchronous calls to the async ones', async () => {
-      const { webhooks } = edgeRealm((await bundleEntry('iife')).code);
+      const { webhooks } = edgeRealm((await bundleEntry('./webhooks', 'iife', 'dcbkitWebhooks')).code);
       expect(await webhooks.signWebhookAsync({ payload: body, secret: SECRET, timestamp: T })).toBe(signed());
       expect(() => webhooks.verifyWebhook(deliveryWith())).toThrow(
         expect.objectContaining({ code: 'crypto_unavailable', details: { use: 'verifyWebhookAsync' } }),

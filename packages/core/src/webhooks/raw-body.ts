@@ -30,3 +30,18 @@ export function rawBodyText(rawBody: RawBody): string {
   decoder ??= new TextDecoder('utf-8', { ignoreBOM: true });
   return decoder.decode(rawBody);
 }
+
+let encoder: { encode(text: string): Uint8Array } | undefined;
+
+/**
+ * The body's size in bytes; 0 for anything that is not a body (verification refuses it). A string
+ * counts as UTF-8, with Buffer where there is one (no copy), else TextEncoder (an edge runtime).
+ */
+export function rawBodyByteLength(rawBody: unknown): number {
+  if (typeof rawBody === 'string') {
+    if (NodeBuffer !== undefined) return NodeBuffer.byteLength(rawBody, 'utf8');
+    encoder ??= new TextEncoder();
+    return encoder.encode(rawBody).byteLength;
+  }
+  return isBytes(rawBody) ? rawBody.byteLength : 0;
+}

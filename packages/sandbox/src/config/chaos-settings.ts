@@ -28,6 +28,13 @@ export const chaosSettingsSchema = z.strictObject({
    * the retry is always signed fresh, so the event is still delivered.
    */
   staleSignatureProbability: probability.default(0),
+  /**
+   * Share of events whose body is sent indented: the same JSON in bytes that parsing and
+   * re-serialising would not give back, so a receiver that verifies a re-serialised body (say
+   * `JSON.stringify(req.body)`) instead of the raw one refuses them. The signature always covers
+   * the bytes sent, and every copy of an event has the same bytes.
+   */
+  indentedBodyProbability: probability.default(0),
 });
 export type ChaosSettings = z.output<typeof chaosSettingsSchema>;
 export type ChaosSettingsInput = z.input<typeof chaosSettingsSchema>;

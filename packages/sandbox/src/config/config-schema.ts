@@ -187,7 +187,7 @@ export const sandboxConfigSchema = z
         deliveredEventsSeconds: z.number().int().min(1).nullable(),
       })
       .default({ endedPaymentsSeconds: 30 * 86_400, deliveredEventsSeconds: 30 * 86_400 }),
-    /** Delivery chaos (duplicates, reordering, delays, stale signatures); off by default. */
+    /** Delivery chaos (duplicates, reordering, delays, stale signatures, indented bodies); off by default. */
     chaos: chaosSettingsSchema.default(noChaos),
     /** Key of the HMAC that derives subscriberUid from application and number; keep it stable. */
     subscriberUidKey: z.string().min(16),

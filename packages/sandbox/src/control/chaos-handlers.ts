@@ -15,7 +15,7 @@ export function replaceChaos({ outbox }: ControlDeps): RouteHandler {
     const settings = readControlBody(
       request,
       chaosSettingsSchema,
-      'chaos settings: seed, duplicateProbability, reorderProbability, reorderHoldSeconds, delayProbability, maxDelaySeconds, staleSignatureProbability',
+      'chaos settings: seed, duplicateProbability, reorderProbability, reorderHoldSeconds, delayProbability, maxDelaySeconds, staleSignatureProbability, indentedBodyProbability',
     );
     outbox.setChaos(settings);
     return successReply(200, settings);

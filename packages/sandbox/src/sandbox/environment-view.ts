@@ -45,6 +45,13 @@ export interface SandboxEnvironment {
    * URL, or at none. Throws SandboxError `invalid_webhook_url` or `unknown_application`.
    */
   setWebhookUrl(url: string | null, clientId?: string): void;
+  /**
+   * Posts one of this environment's events once more, now, whatever its status, as the partner
+   * console's replay does (and `POST /sandbox/webhooks/{id}/replay`): a 2xx answer marks it
+   * DELIVERED, any other leaves its status as it was. Resolves with the event and all its attempts.
+   * Throws SandboxError `unknown_webhook_event` or `no_webhook_url`.
+   */
+  replayWebhook(id: string): Promise<WebhookDelivery>;
 }
 
 /** The sandbox environment: every application is live from the start, with the config's credentials. */
@@ -89,6 +96,22 @@ function commonView(env: RunningEnvironment, first: EnvironmentApplication) {
       if (url !== null && !webhookUrlSchema.safeParse(url).success)
         throw new SandboxError('invalid_webhook_url', `Invalid webhook URL ${url}.`);
       env.outbox.setWebhookUrl(known(clientId), url);
+    },
+    replayWebhook: async (id: string) => {
+      const delivery = env.outbox.get(id);
+      if (!delivery) {
+        throw new SandboxError(
+          'unknown_webhook_event',
+          `No event ${id} in the ${env.name} environment (events delivered are freed after the config's retention).`,
+        );
+      }
+      if (env.outbox.webhookUrl(delivery.clientId) === null) {
+        throw new SandboxError(
+          'no_webhook_url',
+          `Application ${delivery.clientId} has no webhook URL to replay ${id} to: set one with setWebhookUrl.`,
+        );
+      }
+      return (await env.outbox.replay(id)) ?? delivery;
     },
   };
 }

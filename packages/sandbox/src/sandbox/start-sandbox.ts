@@ -113,6 +113,17 @@ export interface Sandbox {
   /** The sandbox environment's events with their delivery attempts, oldest first. */
   webhooks(): readonly WebhookDelivery[];
   /**
+   * Posts one of the sandbox environment's events once more, now (as the partner console's replay
+   * does): a 2xx answer marks it DELIVERED. Resolves with the event and its attempts. Throws
+   * SandboxError `unknown_webhook_event` or `no_webhook_url`.
+   *
+   * @example
+   * for (const event of sandbox.webhooks().filter((e) => e.status === 'DEAD_LETTERED')) {
+   *   await sandbox.replayWebhook(event.id);
+   * }
+   */
+  replayWebhook(id: string): Promise<WebhookDelivery>;
+  /**
    * Points an application's webhooks at a URL, or at none: a `svc_live_` client ID in production,
    * any other in the sandbox environment (default: the first application's sandbox webhooks).
    */
@@ -246,6 +257,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
       return parsed.data;
     },
     webhooks: () => environments.sandbox.webhooks(),
+    replayWebhook: (id) => environments.sandbox.replayWebhook(id),
     setWebhookUrl: (url, clientId) => {
       const env = clientId?.startsWith(CLIENT_ID_PREFIX.production) ? 'production' : 'sandbox';
       environments[env].setWebhookUrl(url, clientId);

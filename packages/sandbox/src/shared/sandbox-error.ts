@@ -26,8 +26,15 @@ export const SANDBOX_ERROR_CODES = {
   unknown_application: 'a client ID the environment does not know',
   already_approved: 'approving a production application that is already live: its secret was shown once',
   unknown_subscription: 'a subscription UID neither environment knows',
+  unknown_webhook_event:
+    'replaying an event id the environment does not hold (never sent, or freed after its retention)',
+  no_webhook_url: 'replaying an event of an application that has no webhook URL to post it to',
   // @dcbkit/sandbox/testing (SandboxCheckoutError), when the sandbox gave no spec code of its own.
   checkout_failed: 'the checkout driver could not do what it was asked',
+  // @dcbkit/sandbox/testing (PartnerCheckError).
+  invalid_partner_check_options: 'runPartnerCheck was given options it cannot run with',
+  partner_check_failed:
+    'the partner check found what the app must fix; `report` lists each check and its evidence',
 } as const satisfies Record<string, string>;
 
 /** A code of SANDBOX_ERROR_CODES. */

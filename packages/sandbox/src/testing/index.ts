@@ -1,8 +1,9 @@
 /**
  * @dcbkit/sandbox/testing: drives the sandbox's checkout pages from a partner's own integration
- * tests, over HTTP, against an in-process sandbox or one started with the CLI. Published: the
- * folder bears the subpath's name. The sandbox's own test helpers are in ../test-support/, never
- * published.
+ * tests, over HTTP, against an in-process sandbox or one started with the CLI; and the partner's
+ * own check (runPartnerCheck), the test a partner adds to CI against its running app. Published:
+ * the folder bears the subpath's name. The sandbox's own test helpers are in ../test-support/,
+ * never published.
  */
 
 // Partners' tests start the emulator from the same import.
@@ -29,3 +30,22 @@ export {
   type SandboxTarget,
 } from './checkout-driver.js';
 export { SandboxCheckoutError, type SandboxCheckoutErrorCode } from './checkout-error.js';
+export { runPartnerCheck } from './partner-check.js';
+export { PartnerCheckError, type PartnerCheckErrorCode } from './partner-check-error.js';
+export type {
+  PartnerCheckAccounts,
+  PartnerCheckFormFields,
+  PartnerCheckHeaders,
+  PartnerCheckOptions,
+  PartnerCheckPaths,
+  PartnerCheckProduct,
+} from './partner-check-options.js';
+export type {
+  DeliveryStats,
+  GateObservation,
+  PartnerCheckName,
+  PartnerCheckOutcome,
+  PartnerCheckPurchase,
+  PartnerCheckReport,
+  PartnerCheckResult,
+} from './partner-check-report.js';

@@ -1,7 +1,7 @@
-import type { WebhookEvent } from '@dcbkit/core';
+import { verifyWebhook, type WebhookEvent } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { eventKey } from '@dcbkit/core/store';
-import { parseSignatureHeader } from '@dcbkit/core/webhooks';
+import { parseSignatureHeader, SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChaosSettingsInput } from '../config/chaos-settings.js';
 import type { SandboxConfig } from '../config/config-schema.js';
@@ -85,6 +85,7 @@ describe('delivery chaos', () => {
       delayProbability: 0,
       maxDelaySeconds: 30,
       staleSignatureProbability: 0,
+      indentedBodyProbability: 0,
     });
   });
 
@@ -174,6 +175,26 @@ describe('delivery chaos', () => {
     }
   });
 
+  it('indented bodies: other bytes than a re-serialisation gives, signed as sent, alike in every copy', async () => {
+    const w = await start({ indentedBodyProbability: 1, duplicateProbability: 1 });
+    await subscribe(w);
+    await w.sandbox.deliverDue();
+    const secret = w.sandbox.credentials.webhookSecret;
+    expect(keys(w.receiver.verifiedEvents(secret))).toHaveLength(2 * produced(w).length);
+    for (const delivery of w.sandbox.webhooks()) {
+      expect(delivery.chaos).toEqual(['body indented']);
+      expect(delivery.body).toBe(JSON.stringify(delivery.payload, null, 2));
+      const copies = w.receiver.received.filter((copy) => copy.rawBody.toString('utf8') === delivery.body);
+      expect(copies).toHaveLength(2);
+    }
+    // What a receiver that re-serialises the parsed body would verify: refused.
+    const [first] = w.receiver.received;
+    const reserialised = JSON.stringify(JSON.parse(first?.rawBody.toString('utf8') ?? ''));
+    expect(() =>
+      verifyWebhook({ rawBody: reserialised, signature: first?.headers[SIGNATURE_HEADER], secrets: secret }),
+    ).toThrow(expect.objectContaining({ code: 'signature_mismatch' }));
+  });
+
   it('PUT /sandbox/chaos replaces the settings, and refuses unknown ones with SBX-400', async () => {
     const w = await start();
     const put = await putChaos(w, { duplicateProbability: 1, seed: 3 });
@@ -202,9 +223,11 @@ describe('DeliveryChaos', () => {
       delayProbability: 0.5,
       maxDelaySeconds: 30,
       staleSignatureProbability: 0.5,
+      indentedBodyProbability: 0.5,
     };
     const roll = (chaos: DeliveryChaos) =>
       Array.from({ length: 50 }, () => [
+        chaos.indentBody(),
         chaos.holdForReorder(),
         chaos.firstAttemptDelaySeconds(),
         chaos.signStale(),
@@ -216,7 +239,14 @@ describe('DeliveryChaos', () => {
     const flat = first.flat();
     expect(flat).toContain(true);
     expect(flat).toContain(false);
-    const off = new DeliveryChaos({ ...settings, duplicateProbability: 0, staleSignatureProbability: 0 });
-    expect(Array.from({ length: 50 }, () => off.duplicate() || off.signStale())).not.toContain(true);
+    const off = new DeliveryChaos({
+      ...settings,
+      duplicateProbability: 0,
+      staleSignatureProbability: 0,
+      indentedBodyProbability: 0,
+    });
+    expect(
+      Array.from({ length: 50 }, () => off.duplicate() || off.signStale() || off.indentBody()),
+    ).not.toContain(true);
   });
 });

@@ -5,8 +5,9 @@ export const STALE_SIGNATURE_AGE_SECONDS = 600;
 
 /**
  * The dice behind delivery chaos. A seeded PRNG (mulberry32) rather than Math.random, so that a
- * test with a fixed seed sees the same duplicates, reorderings, delays and stale signatures on
- * every run. A feature whose probability is 0 draws nothing.
+ * test with a fixed seed sees the same duplicates, reorderings, delays, stale signatures and
+ * indented bodies on every run. A feature whose probability is 0 draws nothing, so a new feature
+ * leaves the chaos of an existing seed as it was.
  */
 export class DeliveryChaos {
   private current: ChaosSettings;
@@ -41,6 +42,11 @@ export class DeliveryChaos {
   /** Whether to sign a first attempt with a stale timestamp. */
   signStale(): boolean {
     return this.chance(this.current.staleSignatureProbability);
+  }
+
+  /** Whether to send a new event's body indented rather than compact. */
+  indentBody(): boolean {
+    return this.chance(this.current.indentedBodyProbability);
   }
 
   /** Whether to post a delivered event once more. */

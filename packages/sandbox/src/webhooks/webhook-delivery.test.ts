@@ -154,6 +154,35 @@ describe('webhook delivery', () => {
     expect(target.received[5]?.rawBody.toString('utf8')).toBe(dead?.body);
   });
 
+  it('sandbox.replayWebhook replays as the endpoint does, and throws a typed error when it cannot', async () => {
+    let failing = true;
+    const target = await start(() => (failing ? 503 : 200));
+    await buyDayPass();
+    await sandbox.deliverDue();
+    await sandbox.clock.advance(60 + 600 + 3600 + 21_600);
+    const [dead] = sandbox.webhooks();
+    expect(dead?.status).toBe('DEAD_LETTERED');
+    const stillFailing = await sandbox.replayWebhook(dead?.id ?? '');
+    expect(stillFailing.status).toBe('DEAD_LETTERED');
+    expect(stillFailing.attempts.at(-1)).toMatchObject({ number: 6, replay: true, httpStatus: 503 });
+
+    failing = false;
+    const replayed = await sandbox.replayWebhook(dead?.id ?? '');
+    expect(replayed).toMatchObject({ id: dead?.id, status: 'DELIVERED' });
+    expect(replayed.attempts.at(-1)).toMatchObject({ number: 7, replay: true, httpStatus: 200, ok: true });
+    expect(verifiedAll(target)).toHaveLength(7);
+
+    await expect(sandbox.replayWebhook('evt_nope')).rejects.toMatchObject({
+      name: 'SandboxError',
+      code: 'unknown_webhook_event',
+    });
+    sandbox.setWebhookUrl(null);
+    await expect(sandbox.replayWebhook(dead?.id ?? '')).rejects.toMatchObject({
+      name: 'SandboxError',
+      code: 'no_webhook_url',
+    });
+  });
+
   it('dead-letters once the next attempt would fall after 48 hours from the first', async () => {
     const target = await start(
       () => 500,

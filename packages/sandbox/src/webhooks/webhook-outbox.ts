@@ -57,7 +57,7 @@ export interface WebhookDelivery {
   firstAttemptAt: string | null;
   nextAttemptAt: string | null;
   attempts: DeliveryAttempt[];
-  /** What delivery chaos did to the event as a whole (held back, delayed). */
+  /** What delivery chaos did to the event as a whole (body indented, held back, delayed). */
   chaos: string[];
 }
 
@@ -80,7 +80,8 @@ type AttemptKind = 'scheduled' | 'replay' | 'duplicate';
 
 /**
  * Records every event, posts it signed, retries with backoff, dead-letters, replays; and, when
- * chaos is on, duplicates, holds back, delays and signs stale the way docs/sandbox.md describes.
+ * chaos is on, duplicates, holds back, delays, signs stale and indents the way docs/sandbox.md
+ * describes.
  */
 export class WebhookOutbox {
   /** By id, in the order events happened. */
@@ -130,18 +131,19 @@ export class WebhookOutbox {
 
   /** Records an event and schedules its first attempt now (later, or held back, under chaos). */
   emit(clientId: string, payload: WebhookEvent): WebhookDelivery {
+    const indented = this.chaos.indentBody();
     const delivery: WebhookDelivery = {
       id: newId('evt'),
       clientId,
       event: payload.event,
       status: 'PENDING',
       payload,
-      body: JSON.stringify(payload),
+      body: indented ? JSON.stringify(payload, null, 2) : JSON.stringify(payload),
       createdAt: this.options.clock.now().toISOString(),
       firstAttemptAt: null,
       nextAttemptAt: null,
       attempts: [],
-      chaos: [],
+      chaos: indented ? ['body indented'] : [],
     };
     this.track(delivery);
     const now = this.options.clock.now().getTime();

@@ -1,6 +1,5 @@
-import type { ExpressRoutes } from '@dcbkit/express';
-import { Router } from 'express';
 import { RETURN_PATH } from '../billing.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { requireSignIn } from './auth.js';
 
 /**
@@ -9,9 +8,9 @@ import { requireSignIn } from './auth.js';
  * embedded checkout; the return page reads the payment from the service and grants access only
  * when that read says SUCCEEDED.
  */
-export function checkoutRoutes({ dcb }: { dcb: ExpressRoutes }): Router {
-  const router = Router();
-  router.post('/checkout', dcb.checkout());
-  router.get(RETURN_PATH, requireSignIn, dcb.returnPage());
-  return router;
+export function checkoutRoutes(): ShopRoute[] {
+  return [
+    { method: 'POST', path: '/checkout', handle: 'checkout' },
+    { method: 'GET', path: RETURN_PATH, guards: [requireSignIn], handle: 'returnPage' },
+  ];
 }

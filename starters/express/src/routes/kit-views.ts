@@ -1,29 +1,47 @@
 import type { DcbError, RouteErrorCode, RouteView } from '@dcbkit/core';
-import type { Request, Response } from 'express';
 import { RETURN_PATH } from '../billing.js';
 import { PREMIUM_PRODUCT } from '../offers.js';
-import { updateSession } from '../session.js';
+import { signInIdOf } from '../session.js';
 import type { Views } from '../views.js';
+import { type ShopAnswer, seeOther } from '../web/shop-answer.js';
+import type { ShopRequest } from '../web/shop-request.js';
+import { accountKeyOf } from './auth.js';
 
 /**
- * Turns the kit's route results into pages (createExpressRoutes' `render`): the kit decided
- * everything (payment read, ownership, access); this only shows it.
+ * What the framework's dcbkit adapter (createExpressRoutes, createKoaRoutes…) asks of the shop,
+ * said once for every framework: who is signed in, the sign-in's id that form tokens are bound
+ * to, the kit's results and refusals as pages, and where the access gate sends someone without
+ * access. src/framework/ passes each to the adapter with the framework's request turned into a
+ * ShopRequest.
  */
-export function renderKitView(views: Views) {
-  return (view: RouteView, req: Request, res: Response): void => {
+export function kitRouteHooks(views: Views) {
+  return {
+    signedInAccount: accountKeyOf,
+    sessionId: signInIdOf,
+    render: renderKitView(views),
+    renderError: renderKitError(views),
+    offersPage: '/',
+  };
+}
+
+/**
+ * Turns the kit's route results into pages: the kit decided everything (payment read, ownership,
+ * access); this only shows it.
+ */
+function renderKitView(views: Views) {
+  return (view: RouteView, request: ShopRequest): ShopAnswer => {
     switch (view.kind) {
       case 'checkout_embedded':
-        views.render(req, res, 'checkout-embedded', {
+        return views.render(request, 'checkout-embedded', {
           offer: view.offer,
           paymentUid: view.paymentUid,
           checkoutUrl: view.checkoutUrl,
           checkoutOrigin: new URL(view.checkoutUrl).origin,
           returnUrl: returnPageOf(view.paymentUid),
         });
-        return;
       case 'return':
         // `state` is this payment's outcome from the server-side read, never the query's status.
-        views.render(req, res, 'return', {
+        return views.render(request, 'return', {
           state: view.state,
           offer: view.offer,
           hasAccess: view.hasAccess,
@@ -38,25 +56,23 @@ export function renderKitView(views: Views) {
           // The line had the trial (SUB-108): the kit names the paid offer to come back with.
           paidOffer: view.offerOnceTrialUsed,
         });
-        return;
       case 'unit_spent':
-        updateSession(req, { notice: { key: 'done.unitSpent', values: { left: String(view.unitsLeft) } } });
-        res.redirect(303, '/account');
-        return;
+        request.session.update({
+          notice: { key: 'done.unitSpent', values: { left: String(view.unitsLeft) } },
+        });
+        return seeOther('/account');
       case 'payment_canceled':
-        updateSession(req, { notice: { key: 'done.paymentCanceled', values: {} } });
-        res.redirect(303, '/account');
-        return;
+        request.session.update({ notice: { key: 'done.paymentCanceled', values: {} } });
+        return seeOther('/account');
       case 'subscription': {
         // Post/redirect/get: the account page shows the result, and reloading it sends nothing again.
         const { action, subscription } = view;
-        const date = views.context(req).date(subscription.cancelAt ?? subscription.currentPeriodEnd);
+        const date = views.context(request).date(subscription.cancelAt ?? subscription.currentPeriodEnd);
         let key = 'done.NOW';
         if (action === 'resume') key = 'done.resume';
         else if (subscription.status === 'PRE_CANCELED') key = 'done.PERIOD_END';
-        updateSession(req, { notice: { key, values: { date } } });
-        res.redirect(303, '/account');
-        return;
+        request.session.update({ notice: { key, values: { date } } });
+        return seeOther('/account');
       }
     }
   };
@@ -73,7 +89,7 @@ function returnPageOf(paymentUid: string): string {
   return `${RETURN_PATH}?${new URLSearchParams({ paymentUid })}`;
 }
 
-/** Which error page each refusal of the kit's routes shows (createExpressRoutes' `renderError`). */
+/** Which error page each refusal of the kit's routes shows. */
 const ERROR_PAGES: Record<RouteErrorCode, string> = {
   unauthenticated: 'error.expired',
   cross_site_request: 'error.expired',
@@ -91,12 +107,9 @@ const ERROR_PAGES: Record<RouteErrorCode, string> = {
 };
 
 /** The kit's refusals as pages in the subscriber's language, with the status the kit chose. */
-export function renderKitError(views: Views) {
-  return (error: DcbError<RouteErrorCode>, req: Request, res: Response): void => {
-    if (error.code === 'unauthenticated') {
-      res.redirect(303, '/sign-in');
-      return;
-    }
-    views.render(req, res, 'error', { kind: ERROR_PAGES[error.code] }, error.httpStatus ?? 400);
+function renderKitError(views: Views) {
+  return (error: DcbError<RouteErrorCode>, request: ShopRequest): ShopAnswer => {
+    if (error.code === 'unauthenticated') return seeOther('/sign-in');
+    return views.render(request, 'error', { kind: ERROR_PAGES[error.code] }, error.httpStatus ?? 400);
   };
 }

@@ -1,6 +1,7 @@
 import type { DcbKit } from '@dcbkit/core';
-import { Router } from 'express';
 import type { Views } from '../views.js';
+import { movedPermanently } from '../web/shop-answer.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { accountKeyOf } from './auth.js';
 
 /**
@@ -17,27 +18,25 @@ export function offersRoutes({
   kit: DcbKit;
   views: Views;
   embedded: boolean;
-}): Router {
-  const router = Router();
-  router.get('/', async (req, res, next) => {
-    const account = accountKeyOf(req);
-    let standings: Awaited<ReturnType<DcbKit['offerStandings']>> | undefined;
-    try {
-      // What this account may do with each offer: the kit's answer, the rule the checkout enforces.
-      standings = account === undefined ? undefined : await kit.offerStandings(account);
-    } catch (error) {
-      next(error);
-      return;
-    }
-    views.render(req, res, 'offers', {
-      offers: kit.offers.listed,
-      standings,
-      // The access gate sends visitors here with ?product=… when they lack it.
-      needsProduct: typeof req.query.product === 'string',
-      // The embedded checkout needs the checkout host in the CSP's frame-src.
-      embedded,
-    });
-  });
-  router.get('/offers', (_req, res) => res.redirect(301, '/'));
-  return router;
+}): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      handle: async (request) => {
+        const account = accountKeyOf(request);
+        // What this account may do with each offer: the kit's answer, the same rule the checkout enforces.
+        const standings = account === undefined ? undefined : await kit.offerStandings(account);
+        return views.render(request, 'offers', {
+          offers: kit.offers.listed,
+          standings,
+          // The access gate sends visitors here with ?product=… when they lack it.
+          needsProduct: typeof request.query.product === 'string',
+          // The embedded checkout needs the checkout host in the CSP's frame-src.
+          embedded,
+        });
+      },
+    },
+    { method: 'GET', path: '/offers', handle: () => movedPermanently('/') },
+  ];
 }

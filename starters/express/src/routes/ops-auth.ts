@@ -1,35 +1,36 @@
 import type { DcbKit } from '@dcbkit/core';
-import { type Request, type RequestHandler, Router } from 'express';
+import type { ShopLogger } from '../logger.js';
 import { type OperatorAccess, passwordMatches } from '../ops/operator-password.js';
 import { operatorPostRefusal } from '../ops/operator-post.js';
 import { newOperatorSession, operatorIdOf } from '../ops/operator-session.js';
-import { localPath, sameOriginOnly } from '../same-origin.js';
-import { sessionOf, updateSession } from '../session.js';
 import type { Views } from '../views.js';
+import { seeOther, textAnswer } from '../web/shop-answer.js';
+import type { ShopRequest } from '../web/shop-request.js';
+import type { Handler, ShopRoute } from '../web/shop-route.js';
+import { localPath, sameOriginOnly } from './same-origin.js';
 
 /** The signed-in operator's id, or undefined (a demo account is never an operator). */
-export function operatorIdOfRequest(req: Request): string | undefined {
-  return operatorIdOf(sessionOf(req), Date.now());
+export function operatorIdOfRequest(request: ShopRequest): string | undefined {
+  return operatorIdOf(request.session.read(), Date.now());
 }
 
 /** Operations pages: anyone but a signed-in operator goes to the operator sign-in, and back afterwards. */
-export const requireOperator: RequestHandler = (req, res, next) => {
-  if (operatorIdOfRequest(req) !== undefined) return next();
-  res.redirect(303, `/ops/sign-in?${new URLSearchParams({ next: req.originalUrl })}`);
-};
+export const requireOperator: Handler = (request) =>
+  operatorIdOfRequest(request) === undefined
+    ? seeOther(`/ops/sign-in?${new URLSearchParams({ next: request.url })}`)
+    : undefined;
 
 /** Operations posts: a signed-in operator's form from this shop, with its token; 403 for anything else. */
-export function operatorPostOnly({ kit, shopOrigin }: { kit: DcbKit; shopOrigin: string }): RequestHandler {
-  return (req, res, next) => {
+export function operatorPostOnly({ kit, shopOrigin }: { kit: DcbKit; shopOrigin: string }): Handler {
+  return (request) => {
     const post = {
-      operatorId: operatorIdOfRequest(req),
-      origin: req.get('origin'),
-      secFetchSite: req.get('sec-fetch-site'),
-      token: req.body?.token,
+      operatorId: operatorIdOfRequest(request),
+      origin: request.header('origin'),
+      secFetchSite: request.header('sec-fetch-site'),
+      token: request.form.token,
     };
     const refusal = operatorPostRefusal(post, { kit, shopOrigin });
-    if (refusal === undefined) return next();
-    res.status(403).type('text').send(refusal);
+    return refusal === undefined ? undefined : textAnswer(403, refusal);
   };
 }
 
@@ -39,36 +40,52 @@ export function opsAuthRoutes({
   views,
   shopOrigin,
   access,
+  logger,
 }: {
   kit: DcbKit;
   views: Views;
   shopOrigin: string;
   access: OperatorAccess;
-}): Router {
-  const router = Router();
-
-  router.get('/ops/sign-in', (req, res) => {
-    const next = localPath(req.query.next, '/ops');
-    if (operatorIdOfRequest(req) !== undefined) return res.redirect(303, next);
-    views.render(req, res, 'ops-sign-in', { next, generated: access.generated, wrong: false });
-  });
-
-  router.post('/ops/sign-in', sameOriginOnly(shopOrigin), (req, res) => {
-    const next = localPath(req.body?.next, '/ops');
-    if (!passwordMatches(req.body?.password, access.password)) {
-      req.log.warn('operator sign-in refused: wrong password');
-      views.render(req, res, 'ops-sign-in', { next, generated: access.generated, wrong: true }, 401);
-      return;
-    }
-    updateSession(req, { operator: newOperatorSession(Date.now()) });
-    req.log.info('operator signed in');
-    res.redirect(303, next);
-  });
-
-  router.post('/ops/sign-out', operatorPostOnly({ kit, shopOrigin }), (req, res) => {
-    updateSession(req, { operator: undefined });
-    res.redirect(303, '/ops/sign-in');
-  });
-
-  return router;
+  logger: Pick<ShopLogger, 'info' | 'warn'>;
+}): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/ops/sign-in',
+      handle: (request) => {
+        const next = localPath(request.query.next, '/ops');
+        if (operatorIdOfRequest(request) !== undefined) return seeOther(next);
+        return views.render(request, 'ops-sign-in', { next, generated: access.generated, wrong: false });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ops/sign-in',
+      guards: [sameOriginOnly(shopOrigin)],
+      handle: (request) => {
+        const next = localPath(request.form.next, '/ops');
+        if (!passwordMatches(request.form.password, access.password)) {
+          logger.warn('operator sign-in refused: wrong password');
+          return views.render(
+            request,
+            'ops-sign-in',
+            { next, generated: access.generated, wrong: true },
+            401,
+          );
+        }
+        request.session.update({ operator: newOperatorSession(Date.now()) });
+        logger.info('operator signed in');
+        return seeOther(next);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ops/sign-out',
+      guards: [operatorPostOnly({ kit, shopOrigin })],
+      handle: (request) => {
+        request.session.update({ operator: undefined });
+        return seeOther('/ops/sign-in');
+      },
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 import type { DcbKit } from '@dcbkit/core';
-import { type Request, type Response, Router } from 'express';
+import type { ShopLogger } from '../logger.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 import {
   accountKeyFrom,
@@ -12,13 +12,16 @@ import {
 } from '../ops/ops-pages.js';
 import type { ShopReconciler } from '../reconciler.js';
 import type { Views } from '../views.js';
+import { seeOther } from '../web/shop-answer.js';
+import type { ShopRequest } from '../web/shop-request.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { operatorIdOfRequest, operatorPostOnly, opsAuthRoutes, requireOperator } from './ops-auth.js';
 
 /**
  * The operations view, for the shop's operators: find an account, see why it has access or not
  * and its history, compare with the service, reconcile it now; webhook health and recent
  * deliveries; the reconciler's last runs. The pages' data comes from ops/ops-pages.ts; this only
- * reads requests and renders. Express 5 sends a rejected handler's error to the error page.
+ * reads requests and renders.
  */
 export function opsRoutes({
   kit,
@@ -26,6 +29,7 @@ export function opsRoutes({
   reconciler,
   shopOrigin,
   access,
+  logger,
 }: {
   kit: DcbKit;
   views: Views;
@@ -33,47 +37,70 @@ export function opsRoutes({
   shopOrigin: string;
   /** Undefined: no OPERATOR_PASSWORD outside the embedded sandbox, so the view is off. */
   access: OperatorAccess | undefined;
-}): Router {
-  const router = Router();
+  logger: ShopLogger;
+}): ShopRoute[] {
   if (access === undefined) {
     // Off: every address under /ops says so, and how to turn it on; nothing else is served there.
-    router.use('/ops', (req, res) => views.render(req, res, 'ops-disabled', {}, 404));
-    return router;
+    return [
+      {
+        method: 'ALL',
+        path: '/ops{/*rest}',
+        handle: (request) => views.render(request, 'ops-disabled', {}, 404),
+      },
+    ];
   }
-  router.use(opsAuthRoutes({ kit, views, shopOrigin, access }));
 
-  const render = (req: Request, res: Response, template: string, data: object) =>
-    views.render(req, res, template, { ...opsFrame(kit, operatorIdOfRequest(req) ?? ''), ...data });
+  const render = (request: ShopRequest, template: string, data: object) =>
+    views.render(request, template, { ...opsFrame(kit, operatorIdOfRequest(request) ?? ''), ...data });
+  const operatorOnly = [requireOperator];
 
-  router.get('/ops', requireOperator, (req, res) => render(req, res, 'ops-home', homePage(kit)));
-  router.get('/ops/webhooks', requireOperator, async (req, res) =>
-    render(req, res, 'ops-webhooks', await webhooksPage(kit, views.context(req))),
-  );
-  router.get('/ops/reconcile', requireOperator, (req, res) =>
-    render(req, res, 'ops-reconcile', reconcilePage(reconciler, kit, views.context(req))),
-  );
-  router.get('/ops/account', requireOperator, async (req, res) => {
-    const accountKey = accountKeyFrom(req.query.key);
-    if (accountKey === undefined) return res.redirect(303, '/ops');
-    const words = views.context(req);
-    render(
-      req,
-      res,
-      'ops-account',
-      await accountPage(kit, accountKey, { read: req.query.read === '1', words }),
-    );
-  });
-  router.post('/ops/account/reconcile', operatorPostOnly({ kit, shopOrigin }), async (req, res) => {
-    const accountKey = accountKeyFrom(req.body?.key);
-    if (accountKey === undefined) return res.redirect(303, '/ops');
-    const words = views.context(req);
-    // The result is this response's page: a reload asks again, which reconciling allows.
-    const done = await reconcileAccountNow(kit, reconciler, accountKey, words);
-    render(req, res, 'ops-account', {
-      ...(await accountPage(kit, accountKey, { read: false, words })),
-      ...done,
-    });
-  });
-
-  return router;
+  return [
+    ...opsAuthRoutes({ kit, views, shopOrigin, access, logger }),
+    {
+      method: 'GET',
+      path: '/ops',
+      guards: operatorOnly,
+      handle: (request) => render(request, 'ops-home', homePage(kit)),
+    },
+    {
+      method: 'GET',
+      path: '/ops/webhooks',
+      guards: operatorOnly,
+      handle: async (request) =>
+        render(request, 'ops-webhooks', await webhooksPage(kit, views.context(request))),
+    },
+    {
+      method: 'GET',
+      path: '/ops/reconcile',
+      guards: operatorOnly,
+      handle: (request) =>
+        render(request, 'ops-reconcile', reconcilePage(reconciler, kit, views.context(request))),
+    },
+    {
+      method: 'GET',
+      path: '/ops/account',
+      guards: operatorOnly,
+      handle: async (request) => {
+        const accountKey = accountKeyFrom(request.query.key);
+        if (accountKey === undefined) return seeOther('/ops');
+        const words = views.context(request);
+        const read = request.query.read === '1';
+        return render(request, 'ops-account', await accountPage(kit, accountKey, { read, words }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ops/account/reconcile',
+      guards: [operatorPostOnly({ kit, shopOrigin })],
+      handle: async (request) => {
+        const accountKey = accountKeyFrom(request.form.key);
+        if (accountKey === undefined) return seeOther('/ops');
+        const words = views.context(request);
+        // The result is this response's page: a reload asks again, which reconciling allows.
+        const done = await reconcileAccountNow(kit, reconciler, accountKey, words);
+        const page = await accountPage(kit, accountKey, { read: false, words });
+        return render(request, 'ops-account', { ...page, ...done });
+      },
+    },
+  ];
 }

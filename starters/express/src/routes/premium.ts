@@ -1,14 +1,17 @@
-import type { ExpressRoutes } from '@dcbkit/express';
-import { Router } from 'express';
 import { PREMIUM_PRODUCT } from '../offers.js';
 import type { Views } from '../views.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { requireSignIn } from './auth.js';
 
 /** A page behind the access gate: only accounts with access to Premium get it, others go to the offers. */
-export function premiumRoutes({ dcb, views }: { dcb: ExpressRoutes; views: Views }): Router {
-  const router = Router();
-  router.get('/premium', requireSignIn, dcb.requireAccess(PREMIUM_PRODUCT), (req, res) => {
-    views.render(req, res, 'premium');
-  });
-  return router;
+export function premiumRoutes({ views }: { views: Views }): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/premium',
+      guards: [requireSignIn],
+      requiresAccessTo: PREMIUM_PRODUCT,
+      handle: (request) => views.render(request, 'premium'),
+    },
+  ];
 }

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createShopApp } from '../app.js';
 import { type Billing, startBilling } from '../billing.js';
 import { readShopConfig } from '../config.js';
+import { createShopApp } from '../framework/create-shop-app.js';
 import { createLogger } from '../logger.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 

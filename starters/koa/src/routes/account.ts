@@ -6,10 +6,9 @@ import {
   hasAccess,
   subscriptionActions,
 } from '@dcbkit/core';
-import type { KoaRoutes } from '@dcbkit/koa';
-import Router, { type RouterContext } from '@koa/router';
-
 import type { Views } from '../views.js';
+import type { ShopRequest } from '../web/shop-request.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { accountKeyOf, requireSignIn } from './auth.js';
 
 /**
@@ -17,14 +16,13 @@ import { accountKeyOf, requireSignIn } from './auth.js';
  * period end, cancel now and resume, each behind a confirmation page whose form carries the
  * kit's form token. The kit checks the subscription is this account's before acting.
  */
-export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes; views: Views }): Router {
-  const router = new Router();
+export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): ShopRoute[] {
   const offerOf = (entitlement: Entitlement) =>
     kit.offers.get(entitlement.offerUid) ?? kit.offers.forProduct(entitlement.productUid)[0];
 
-  router.get('/account', requireSignIn, async (ctx) => {
+  async function accountPage(request: ShopRequest) {
     const now = kit.now();
-    const account = accountKeyOf(ctx) ?? '';
+    const account = accountKeyOf(request) ?? '';
     const [entitlements, open] = await Promise.all([
       kit.store.listByAccount(account),
       kit.pendingPayments(account),
@@ -65,40 +63,46 @@ export function accountRoutes({ kit, dcb, views }: { kit: DcbKit; dcb: KoaRoutes
           },
         ];
       });
-    views.render(ctx, 'account', { products, subscriptions, purchases, pending });
-  });
+    return views.render(request, 'account', { products, subscriptions, purchases, pending });
+  }
 
   /** The confirmation page of one action, for a subscription of this account only. */
-  async function confirmPage(ctx: RouterContext, action: 'PERIOD_END' | 'NOW' | 'resume') {
-    const uid = String(ctx.params.subscriptionUid);
+  async function confirmPage(request: ShopRequest, action: 'PERIOD_END' | 'NOW' | 'resume') {
+    const uid = String(request.params.subscriptionUid);
     const entitlement = await kit.store.findBySubscriptionUid(uid);
-    if (entitlement === undefined || entitlement.accountKey !== accountKeyOf(ctx)) {
-      views.render(ctx, 'error', { kind: 'error.notFound' }, 404);
-      return;
+    if (entitlement === undefined || entitlement.accountKey !== accountKeyOf(request)) {
+      return views.render(request, 'error', { kind: 'error.notFound' }, 404);
     }
     const verb = action === 'resume' ? 'resume' : 'cancel';
-    views.render(ctx, 'confirm', {
+    return views.render(request, 'confirm', {
       action,
       when: action === 'resume' ? undefined : action,
       offer: offerOf(entitlement),
-      endsAt: views.context(ctx).date(accessEndsAt(entitlement)),
+      endsAt: views.context(request).date(accessEndsAt(entitlement)),
       formAction: `/account/subscriptions/${encodeURIComponent(uid)}/${verb}`,
     });
   }
 
-  router.get('/account/subscriptions/:subscriptionUid/cancel', requireSignIn, (ctx) =>
-    confirmPage(ctx, ctx.query.when === 'NOW' ? 'NOW' : 'PERIOD_END'),
-  );
-  router.get('/account/subscriptions/:subscriptionUid/resume', requireSignIn, (ctx) =>
-    confirmPage(ctx, 'resume'),
-  );
-  // The kit reads `when` and `token` from the form body (never the query string) and the uid from the path.
-  router.post('/account/subscriptions/:subscriptionUid/cancel', dcb.cancelSubscription());
-  router.post('/account/subscriptions/:subscriptionUid/resume', dcb.resumeSubscription());
-  // The kit cancels it only if it is this account's and still waiting on the subscriber.
-  router.post('/account/payments/:paymentUid/cancel', dcb.cancelPayment());
-  // One pass spent, atomically in the store: never below zero, however many taps race.
-  router.post('/account/passes/:productUid/use', dcb.spendUnit());
-
-  return router;
+  return [
+    { method: 'GET', path: '/account', guards: [requireSignIn], handle: accountPage },
+    {
+      method: 'GET',
+      path: '/account/subscriptions/:subscriptionUid/cancel',
+      guards: [requireSignIn],
+      handle: (request) => confirmPage(request, request.query.when === 'NOW' ? 'NOW' : 'PERIOD_END'),
+    },
+    {
+      method: 'GET',
+      path: '/account/subscriptions/:subscriptionUid/resume',
+      guards: [requireSignIn],
+      handle: (request) => confirmPage(request, 'resume'),
+    },
+    // The kit reads `when` and `token` from the form body (never the query string) and the uid from the path.
+    { method: 'POST', path: '/account/subscriptions/:subscriptionUid/cancel', handle: 'cancelSubscription' },
+    { method: 'POST', path: '/account/subscriptions/:subscriptionUid/resume', handle: 'resumeSubscription' },
+    // The kit cancels it only if it is this account's and still waiting on the subscriber.
+    { method: 'POST', path: '/account/payments/:paymentUid/cancel', handle: 'cancelPayment' },
+    // One pass spent, atomically in the store: never below zero, however many taps race.
+    { method: 'POST', path: '/account/passes/:productUid/use', handle: 'spendUnit' },
+  ];
 }

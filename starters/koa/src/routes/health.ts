@@ -1,23 +1,18 @@
 import type { DcbKit } from '@dcbkit/core';
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import { type HealthAnswer, liveAnswer, readinessProbe } from '../health.js';
 import type { ShopLogger } from '../logger.js';
+import { jsonAnswer } from '../web/shop-answer.js';
+import type { ShopRoute } from '../web/shop-route.js';
 
 /**
  * The load balancer's probes, mounted before the request log, the session and sign-in: open to
  * anyone, setting no cookie, and not a log line every few seconds (a change of readiness is one).
  */
-export function healthRoutes({ kit, logger }: { kit: DcbKit; logger: ShopLogger }): Router {
-  const router = new Router();
+export function healthRoutes({ kit, logger }: { kit: DcbKit; logger: ShopLogger }): ShopRoute[] {
   const ready = readinessProbe(kit, logger);
-  router.get('/health/live', (ctx) => send(ctx, liveAnswer()));
-  router.get('/health/ready', async (ctx) => send(ctx, await ready()));
-  return router;
-}
-
-function send(ctx: Context, answer: HealthAnswer): void {
-  ctx.status = answer.status;
-  ctx.set('cache-control', 'no-store');
-  ctx.body = answer.body;
+  const send = ({ status, body }: HealthAnswer) => jsonAnswer(status, body);
+  return [
+    { method: 'GET', path: '/health/live', handle: () => send(liveAnswer()) },
+    { method: 'GET', path: '/health/ready', handle: async () => send(await ready()) },
+  ];
 }

@@ -1,6 +1,7 @@
 import type { DcbKit } from '@dcbkit/core';
-import Router from '@koa/router';
 import type { Views } from '../views.js';
+import { movedPermanently } from '../web/shop-answer.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { accountKeyOf } from './auth.js';
 
 /**
@@ -17,24 +18,25 @@ export function offersRoutes({
   kit: DcbKit;
   views: Views;
   embedded: boolean;
-}): Router {
-  const router = new Router();
-  router.get('/', async (ctx) => {
-    const account = accountKeyOf(ctx);
-    // What this account may do with each offer: the kit's answer, the same rule the checkout enforces.
-    const standings = account === undefined ? undefined : await kit.offerStandings(account);
-    views.render(ctx, 'offers', {
-      offers: kit.offers.listed,
-      standings,
-      // The access gate sends visitors here with ?product=… when they lack it.
-      needsProduct: typeof ctx.query.product === 'string',
-      // The embedded checkout needs the checkout host in the CSP's frame-src.
-      embedded,
-    });
-  });
-  router.get('/offers', (ctx) => {
-    ctx.status = 301;
-    ctx.redirect('/');
-  });
-  return router;
+}): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      handle: async (request) => {
+        const account = accountKeyOf(request);
+        // What this account may do with each offer: the kit's answer, the same rule the checkout enforces.
+        const standings = account === undefined ? undefined : await kit.offerStandings(account);
+        return views.render(request, 'offers', {
+          offers: kit.offers.listed,
+          standings,
+          // The access gate sends visitors here with ?product=… when they lack it.
+          needsProduct: typeof request.query.product === 'string',
+          // The embedded checkout needs the checkout host in the CSP's frame-src.
+          embedded,
+        });
+      },
+    },
+    { method: 'GET', path: '/offers', handle: () => movedPermanently('/') },
+  ];
 }

@@ -1,41 +1,36 @@
 import type { DcbKit } from '@dcbkit/core';
-import Router from '@koa/router';
-import type { Context, Middleware } from 'koa';
+import type { ShopLogger } from '../logger.js';
 import { type OperatorAccess, passwordMatches } from '../ops/operator-password.js';
 import { operatorPostRefusal } from '../ops/operator-post.js';
 import { newOperatorSession, operatorIdOf } from '../ops/operator-session.js';
-import { seeOther } from '../redirect.js';
-import { localPath, sameOriginOnly } from '../same-origin.js';
-import { sessionOf, updateSession } from '../session.js';
 import type { Views } from '../views.js';
-import { formOf } from './auth.js';
+import { seeOther, textAnswer } from '../web/shop-answer.js';
+import type { ShopRequest } from '../web/shop-request.js';
+import type { Handler, ShopRoute } from '../web/shop-route.js';
+import { localPath, sameOriginOnly } from './same-origin.js';
 
 /** The signed-in operator's id, or undefined (a demo account is never an operator). */
-export function operatorIdOfRequest(ctx: Context): string | undefined {
-  return operatorIdOf(sessionOf(ctx), Date.now());
+export function operatorIdOfRequest(request: ShopRequest): string | undefined {
+  return operatorIdOf(request.session.read(), Date.now());
 }
 
 /** Operations pages: anyone but a signed-in operator goes to the operator sign-in, and back afterwards. */
-export const requireOperator: Middleware = async (ctx, next) => {
-  if (operatorIdOfRequest(ctx) !== undefined) return next();
-  seeOther(ctx, `/ops/sign-in?${new URLSearchParams({ next: ctx.originalUrl })}`);
-};
+export const requireOperator: Handler = (request) =>
+  operatorIdOfRequest(request) === undefined
+    ? seeOther(`/ops/sign-in?${new URLSearchParams({ next: request.url })}`)
+    : undefined;
 
 /** Operations posts: a signed-in operator's form from this shop, with its token; 403 for anything else. */
-export function operatorPostOnly({ kit, shopOrigin }: { kit: DcbKit; shopOrigin: string }): Middleware {
-  return async (ctx, next) => {
+export function operatorPostOnly({ kit, shopOrigin }: { kit: DcbKit; shopOrigin: string }): Handler {
+  return (request) => {
     const post = {
-      operatorId: operatorIdOfRequest(ctx),
-      // ctx.get answers '' for a missing header; the check needs undefined for "not sent".
-      origin: ctx.get('origin') || undefined,
-      secFetchSite: ctx.get('sec-fetch-site') || undefined,
-      token: formOf(ctx).token,
+      operatorId: operatorIdOfRequest(request),
+      origin: request.header('origin'),
+      secFetchSite: request.header('sec-fetch-site'),
+      token: request.form.token,
     };
     const refusal = operatorPostRefusal(post, { kit, shopOrigin });
-    if (refusal === undefined) return next();
-    ctx.status = 403;
-    ctx.type = 'text';
-    ctx.body = refusal;
+    return refusal === undefined ? undefined : textAnswer(403, refusal);
   };
 }
 
@@ -51,33 +46,46 @@ export function opsAuthRoutes({
   views: Views;
   shopOrigin: string;
   access: OperatorAccess;
-  logger: { info(message: string): void; warn(message: string): void };
-}): Router {
-  const router = new Router();
-
-  router.get('/ops/sign-in', (ctx) => {
-    const next = localPath(ctx.query.next, '/ops');
-    if (operatorIdOfRequest(ctx) !== undefined) return seeOther(ctx, next);
-    views.render(ctx, 'ops-sign-in', { next, generated: access.generated, wrong: false });
-  });
-
-  router.post('/ops/sign-in', sameOriginOnly(shopOrigin), (ctx) => {
-    const form = formOf(ctx);
-    const next = localPath(form.next, '/ops');
-    if (!passwordMatches(form.password, access.password)) {
-      logger.warn('operator sign-in refused: wrong password');
-      views.render(ctx, 'ops-sign-in', { next, generated: access.generated, wrong: true }, 401);
-      return;
-    }
-    updateSession(ctx, { operator: newOperatorSession(Date.now()) });
-    logger.info('operator signed in');
-    seeOther(ctx, next);
-  });
-
-  router.post('/ops/sign-out', operatorPostOnly({ kit, shopOrigin }), (ctx) => {
-    updateSession(ctx, { operator: undefined });
-    seeOther(ctx, '/ops/sign-in');
-  });
-
-  return router;
+  logger: Pick<ShopLogger, 'info' | 'warn'>;
+}): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/ops/sign-in',
+      handle: (request) => {
+        const next = localPath(request.query.next, '/ops');
+        if (operatorIdOfRequest(request) !== undefined) return seeOther(next);
+        return views.render(request, 'ops-sign-in', { next, generated: access.generated, wrong: false });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ops/sign-in',
+      guards: [sameOriginOnly(shopOrigin)],
+      handle: (request) => {
+        const next = localPath(request.form.next, '/ops');
+        if (!passwordMatches(request.form.password, access.password)) {
+          logger.warn('operator sign-in refused: wrong password');
+          return views.render(
+            request,
+            'ops-sign-in',
+            { next, generated: access.generated, wrong: true },
+            401,
+          );
+        }
+        request.session.update({ operator: newOperatorSession(Date.now()) });
+        logger.info('operator signed in');
+        return seeOther(next);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ops/sign-out',
+      guards: [operatorPostOnly({ kit, shopOrigin })],
+      handle: (request) => {
+        request.session.update({ operator: undefined });
+        return seeOther('/ops/sign-in');
+      },
+    },
+  ];
 }

@@ -1,6 +1,4 @@
 import type { DcbKit } from '@dcbkit/core';
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { ShopLogger } from '../logger.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 import {
@@ -13,9 +11,10 @@ import {
   webhooksPage,
 } from '../ops/ops-pages.js';
 import type { ShopReconciler } from '../reconciler.js';
-import { seeOther } from '../redirect.js';
 import type { Views } from '../views.js';
-import { formOf } from './auth.js';
+import { seeOther } from '../web/shop-answer.js';
+import type { ShopRequest } from '../web/shop-request.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { operatorIdOfRequest, operatorPostOnly, opsAuthRoutes, requireOperator } from './ops-auth.js';
 
 /**
@@ -39,39 +38,69 @@ export function opsRoutes({
   /** Undefined: no OPERATOR_PASSWORD outside the embedded sandbox, so the view is off. */
   access: OperatorAccess | undefined;
   logger: ShopLogger;
-}): Router {
-  const router = new Router();
+}): ShopRoute[] {
   if (access === undefined) {
     // Off: every address under /ops says so, and how to turn it on; nothing else is served there.
-    router.all(/^\/ops(?:\/.*)?$/, (ctx) => views.render(ctx, 'ops-disabled', {}, 404));
-    return router;
+    return [
+      {
+        method: 'ALL',
+        path: '/ops{/*rest}',
+        handle: (request) => views.render(request, 'ops-disabled', {}, 404),
+      },
+    ];
   }
-  router.use(opsAuthRoutes({ kit, views, shopOrigin, access, logger }).routes());
 
-  const render = (ctx: Context, template: string, data: object) =>
-    views.render(ctx, template, { ...opsFrame(kit, operatorIdOfRequest(ctx) ?? ''), ...data });
+  const render = (request: ShopRequest, template: string, data: object) =>
+    views.render(request, template, { ...opsFrame(kit, operatorIdOfRequest(request) ?? ''), ...data });
+  const operatorOnly = [requireOperator];
 
-  router.get('/ops', requireOperator, (ctx) => render(ctx, 'ops-home', homePage(kit)));
-  router.get('/ops/webhooks', requireOperator, async (ctx) =>
-    render(ctx, 'ops-webhooks', await webhooksPage(kit, views.context(ctx))),
-  );
-  router.get('/ops/reconcile', requireOperator, (ctx) =>
-    render(ctx, 'ops-reconcile', reconcilePage(reconciler, kit, views.context(ctx))),
-  );
-  router.get('/ops/account', requireOperator, async (ctx) => {
-    const accountKey = accountKeyFrom(ctx.query.key);
-    if (accountKey === undefined) return seeOther(ctx, '/ops');
-    const words = views.context(ctx);
-    render(ctx, 'ops-account', await accountPage(kit, accountKey, { read: ctx.query.read === '1', words }));
-  });
-  router.post('/ops/account/reconcile', operatorPostOnly({ kit, shopOrigin }), async (ctx) => {
-    const accountKey = accountKeyFrom(formOf(ctx).key);
-    if (accountKey === undefined) return seeOther(ctx, '/ops');
-    const words = views.context(ctx);
-    // The result is this response's page: a reload asks again, which reconciling allows.
-    const done = await reconcileAccountNow(kit, reconciler, accountKey, words);
-    render(ctx, 'ops-account', { ...(await accountPage(kit, accountKey, { read: false, words })), ...done });
-  });
-
-  return router;
+  return [
+    ...opsAuthRoutes({ kit, views, shopOrigin, access, logger }),
+    {
+      method: 'GET',
+      path: '/ops',
+      guards: operatorOnly,
+      handle: (request) => render(request, 'ops-home', homePage(kit)),
+    },
+    {
+      method: 'GET',
+      path: '/ops/webhooks',
+      guards: operatorOnly,
+      handle: async (request) =>
+        render(request, 'ops-webhooks', await webhooksPage(kit, views.context(request))),
+    },
+    {
+      method: 'GET',
+      path: '/ops/reconcile',
+      guards: operatorOnly,
+      handle: (request) =>
+        render(request, 'ops-reconcile', reconcilePage(reconciler, kit, views.context(request))),
+    },
+    {
+      method: 'GET',
+      path: '/ops/account',
+      guards: operatorOnly,
+      handle: async (request) => {
+        const accountKey = accountKeyFrom(request.query.key);
+        if (accountKey === undefined) return seeOther('/ops');
+        const words = views.context(request);
+        const read = request.query.read === '1';
+        return render(request, 'ops-account', await accountPage(kit, accountKey, { read, words }));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ops/account/reconcile',
+      guards: [operatorPostOnly({ kit, shopOrigin })],
+      handle: async (request) => {
+        const accountKey = accountKeyFrom(request.form.key);
+        if (accountKey === undefined) return seeOther('/ops');
+        const words = views.context(request);
+        // The result is this response's page: a reload asks again, which reconciling allows.
+        const done = await reconcileAccountNow(kit, reconciler, accountKey, words);
+        const page = await accountPage(kit, accountKey, { read: false, words });
+        return render(request, 'ops-account', { ...page, ...done });
+      },
+    },
+  ];
 }

@@ -1,14 +1,17 @@
-import type { KoaRoutes } from '@dcbkit/koa';
-import Router from '@koa/router';
 import { PREMIUM_PRODUCT } from '../offers.js';
 import type { Views } from '../views.js';
+import type { ShopRoute } from '../web/shop-route.js';
 import { requireSignIn } from './auth.js';
 
 /** A page behind the access gate: only accounts with access to Premium get it, others go to the offers. */
-export function premiumRoutes({ dcb, views }: { dcb: KoaRoutes; views: Views }): Router {
-  const router = new Router();
-  router.get('/premium', requireSignIn, dcb.requireAccess(PREMIUM_PRODUCT), (ctx) => {
-    views.render(ctx, 'premium');
-  });
-  return router;
+export function premiumRoutes({ views }: { views: Views }): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/premium',
+      guards: [requireSignIn],
+      requiresAccessTo: PREMIUM_PRODUCT,
+      handle: (request) => views.render(request, 'premium'),
+    },
+  ];
 }

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { optionError } from '../../errors/option-error.js';
+import { type ClockEvidence, clockEvidence } from './clock-evidence.js';
+import { diagnose } from './diagnose.js';
+import type { Finding } from './findings.js';
+import { isFailed, type ProbeAnswer } from './probe-answer.js';
+import { planProbes } from './probe-plan.js';
+import { sendProbe } from './send-probe.js';
+
+export interface RunDoctorOptions {
+  /** The deployed webhook route, as set in the partner console. */
+  url: string;
+  /** The environment's signing secrets; the first signs the probes. */
+  secrets: readonly string[];
+  /** How long each probe may wait for its answer. */
+  timeoutMs: number;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+  /** Default: Date.now. */
+  clock?: () => number;
+}
+
+export interface DoctorReport {
+  readonly url: string;
+  /** Names this run in every probe (the payment uids and `metadata.dcbkitDoctor`), for the receiver's logs. */
+  readonly runId: string;
+  readonly startedAt: string;
+  /** One per probe sent, in the plan's order; only `valid`'s when it got no HTTP answer. */
+  readonly answers: readonly ProbeAnswer[];
+  /** Empty when the receiver is healthy. */
+  readonly findings: readonly Finding[];
+  readonly clock: ClockEvidence;
+}
+
+/**
+ * Plans the probes, sends them (the valid one alone first: an unreachable URL costs one request,
+ * and the duplicate really is a second delivery; then the others at once, so that a slow receiver
+ * costs two answer times, not ten), and diagnoses the answers.
+ */
+export async function runDoctor(options: RunDoctorOptions): Promise<DoctorReport> {
+  const { url, secrets, timeoutMs, clock = Date.now } = options;
+  const [secret] = secrets;
+  if (secret === undefined || secret === '') throw optionError('runDoctor', 'secrets', 'must hold a secret.');
+  const runId = randomBytes(6).toString('hex');
+  const startedAtMs = clock();
+  const [first, ...rest] = planProbes({
+    secret,
+    foreignSecret: `whsec_dcbkit_doctor_${randomBytes(24).toString('hex')}`,
+    runId,
+    now: new Date(startedAtMs),
+  });
+  const send = { timeoutMs, clock, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  const firstAnswer = await sendProbe(url, first, send);
+  // No HTTP answer to the valid probe: nothing more to learn from the others.
+  const answers: ProbeAnswer[] = isFailed(firstAnswer)
+    ? [firstAnswer]
+    : [firstAnswer, ...(await Promise.all(rest.map((probe) => sendProbe(url, probe, send))))];
+  return {
+    url,
+    runId,
+    startedAt: new Date(startedAtMs).toISOString(),
+    answers,
+    findings: diagnose(answers),
+    clock: clockEvidence(answers),
+  };
+}

@@ -1,0 +1,193 @@
+import { configFromEnv, type DcbEnvConfig, isDcbError } from '@dcbkit/core';
+
+/**
+ * How the shop runs, read once from the environment at startup:
+ * - `embedded-sandbox`: no DCB_* variable is set. The sandbox emulator of the service runs in this
+ *   process; nothing leaves the machine and no money moves. This is what `npm start` gives.
+ * - `service`: DCB_* variables are set. The shop talks to the real service (its sandbox or its
+ *   production environment); every variable it needs must be set and consistent.
+ */
+export type ShopConfig = EmbeddedSandboxConfig | ServiceConfig;
+
+interface CommonConfig {
+  /** PORT: where the shop listens; 0 picks a free port. */
+  port: number;
+  /** HOST: the address to listen on. Default 127.0.0.1: this machine only. */
+  host: string;
+  /** TRUST_PROXY: how many proxies in front of the app set X-Forwarded-* (src/framework/ tells the framework). */
+  trustProxy: number;
+  /** LOG_LEVEL: pino's level. */
+  logLevel: string;
+  /** RECONCILE_EVERY_MINUTES: minutes between reconciliation runs (default 15); 0 turns the reconciler off. */
+  reconcileEveryMinutes: number;
+  /**
+   * OPERATOR_PASSWORD: the operations view's password (/ops). Unset: a random one per run on the
+   * embedded sandbox, printed at start; no operations view on the real service.
+   */
+  operatorPassword: string | undefined;
+}
+
+export interface EmbeddedSandboxConfig extends CommonConfig {
+  mode: 'embedded-sandbox';
+  /** SESSION_SECRET when given; otherwise a random one per run (sessions end with the process). */
+  sessionSecret: string | undefined;
+}
+
+export interface ServiceConfig extends CommonConfig {
+  mode: 'service';
+  /** DCB_ENV, DCB_API_BASE_URL, DCB_CLIENT_ID, DCB_CLIENT_SECRET, DCB_WEBHOOK_SECRET, DCB_CHECKOUT_BASE_URL, DCB_RETURN_URL. */
+  dcb: DcbEnvConfig;
+  sessionSecret: string;
+  /** DATABASE_URL: PostgreSQL for entitlements and the event ledger. Without it, PGlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** DATA_DIR: the PGlite data folder when DATABASE_URL is not set. */
+  dataDir: string;
+}
+
+/** Every problem with the environment, in one message: the shop prints it and exits 1. */
+export class ShopConfigError extends Error {
+  override readonly name = 'ShopConfigError';
+  constructor(readonly problems: readonly string[]) {
+    super(
+      `The shop cannot start: ${problems.length} problem${problems.length === 1 ? '' : 's'} with the environment variables:\n- ${problems.join('\n- ')}`,
+    );
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The shop's own environment variables, and what each is for; dcbkit's (DCB_*) are core's
+ * DCB_ENV_VARIABLES. The config reads no other (`read` below takes only these names), and
+ * `.env.example` lists exactly these and core's: env-example.test.ts checks it.
+ */
+export const SHOP_ENV_VARIABLES = {
+  PORT: 'where the shop listens (default 3000); 0 picks a free port',
+  HOST: 'the address to listen on (default 127.0.0.1: this machine only); 0.0.0.0 in a container or behind a proxy',
+  SESSION_SECRET:
+    'signs the session cookie: at least 32 random characters, the same on every instance; required with DCB_*, random per run on the embedded sandbox',
+  DATABASE_URL:
+    'PostgreSQL for entitlements and processed events, shared by every instance (postgres://user:password@host:5432/database); without it, PGlite in DATA_DIR',
+  DATA_DIR: 'the PGlite data folder when DATABASE_URL is not set (default .data/dcbkit), made on first start',
+  TRUST_PROXY:
+    'how many proxies in front of the shop set X-Forwarded-* (default 0); 1 behind one TLS-terminating proxy',
+  LOG_LEVEL:
+    'fatal, error, warn, info (default), debug, trace or silent; debug also shows the embedded sandbox',
+  OPERATOR_PASSWORD:
+    'the operations view (/ops): at least 16 characters; without it, random per run on the embedded sandbox and no view otherwise',
+  RECONCILE_EVERY_MINUTES: 'minutes between reconciliation runs, 0 (off) to 1440 (default 15)',
+} as const;
+
+export type ShopVariable = keyof typeof SHOP_ENV_VARIABLES;
+
+/** pino's levels: another word would make the logger throw at startup, with a stack. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** A session secret shorter than this is easy to guess: the session cookie is signed with HMAC-SHA1 (Keygrip). */
+const MIN_SESSION_SECRET_LENGTH = 32;
+/** The operations view can change entitlements: its password must not be one a guess finds. */
+const MIN_OPERATOR_PASSWORD_LENGTH = 16;
+/** A day: longer waits overflow Node's timers (about 24.8 days), and a day is already rarely enough. */
+const MAX_RECONCILE_MINUTES = 1440;
+
+export function readShopConfig(env: Env): ShopConfig {
+  const problems: string[] = [];
+  /** A variable of SHOP_ENV_VARIABLES, trimmed; undefined when unset or blank. */
+  const read = (name: ShopVariable): string | undefined => env[name]?.trim() || undefined;
+  const common: CommonConfig = {
+    port: readPort(read('PORT'), problems),
+    host: read('HOST') ?? '127.0.0.1',
+    trustProxy: readCount('TRUST_PROXY', read('TRUST_PROXY'), problems),
+    logLevel: readLogLevel(read('LOG_LEVEL'), problems),
+    reconcileEveryMinutes: readReconcileMinutes(read('RECONCILE_EVERY_MINUTES'), problems),
+    operatorPassword: read('OPERATOR_PASSWORD'),
+  };
+  if (
+    common.operatorPassword !== undefined &&
+    common.operatorPassword.length < MIN_OPERATOR_PASSWORD_LENGTH
+  ) {
+    problems.push(`OPERATOR_PASSWORD must be at least ${MIN_OPERATOR_PASSWORD_LENGTH} characters long.`);
+  }
+  const sessionSecret = read('SESSION_SECRET');
+  if (sessionSecret !== undefined && sessionSecret.length < MIN_SESSION_SECRET_LENGTH) {
+    problems.push(`SESSION_SECRET must be at least ${MIN_SESSION_SECRET_LENGTH} characters long.`);
+  }
+
+  // Any DCB_* variable means "talk to the real service": then all of them must be right, rather
+  // than quietly falling back to the embedded sandbox with half a configuration.
+  const talksToService = Object.keys(env).some((name) => name.startsWith('DCB_') && env[name]?.trim());
+  if (!talksToService) {
+    if (problems.length > 0) throw new ShopConfigError(problems);
+    return { mode: 'embedded-sandbox', ...common, sessionSecret };
+  }
+
+  let dcb: DcbEnvConfig | undefined;
+  try {
+    dcb = configFromEnv(env);
+  } catch (error) {
+    if (!isDcbError(error, 'invalid_env')) throw error;
+    const listed = error.details?.problems;
+    problems.push(...(Array.isArray(listed) ? listed.map(String) : [error.message]));
+  }
+  if (sessionSecret === undefined) {
+    problems.push(
+      `SESSION_SECRET is not set: a random string of at least ${MIN_SESSION_SECRET_LENGTH} characters that signs the session cookie (the same on every instance); make one with \`openssl rand -base64 32\`.`,
+    );
+  }
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push(
+      'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); leave it unset to keep entitlements in PGlite in DATA_DIR.',
+    );
+  }
+  if (problems.length > 0 || dcb === undefined || sessionSecret === undefined) {
+    throw new ShopConfigError(problems);
+  }
+  return {
+    mode: 'service',
+    ...common,
+    dcb,
+    sessionSecret,
+    databaseUrl,
+    dataDir: read('DATA_DIR') ?? '.data/dcbkit',
+  };
+}
+
+function readPort(value: string | undefined, problems: string[]): number {
+  if (value === undefined) return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    problems.push(`PORT must be a port number from 0 to 65535; it is "${value}".`);
+    return 3000;
+  }
+  return port;
+}
+
+function readLogLevel(value: string | undefined, problems: string[]): string {
+  if (value === undefined) return 'info';
+  if (LOG_LEVELS.includes(value)) return value;
+  problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; it is "${value}".`);
+  return 'info';
+}
+
+function readReconcileMinutes(value: string | undefined, problems: string[]): number {
+  if (value === undefined) return 15;
+  const minutes = Number(value);
+  if (!Number.isInteger(minutes) || minutes < 0 || minutes > MAX_RECONCILE_MINUTES) {
+    problems.push(
+      `RECONCILE_EVERY_MINUTES must be a whole number of minutes from 0 (off) to ${MAX_RECONCILE_MINUTES}; it is "${value}".`,
+    );
+    return 15;
+  }
+  return minutes;
+}
+
+function readCount(name: ShopVariable, value: string | undefined, problems: string[]): number {
+  if (value === undefined) return 0;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) {
+    problems.push(`${name} must be a whole number (the proxies in front of the app); it is "${value}".`);
+    return 0;
+  }
+  return count;
+}

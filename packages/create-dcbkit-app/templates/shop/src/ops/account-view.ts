@@ -1,0 +1,84 @@
+import type { AccessExplanation, AccessReason, OfferDefinition, Offers } from '@dcbkit/core';
+import { type HistoryRow, historyRows, stateText, type Words } from './history-rows.js';
+
+/** One product of the account, as the operator's account page shows it. */
+export interface ProductView {
+  productUid: string;
+  offer: OfferDefinition | undefined;
+  status: string;
+  hasAccess: boolean;
+  /** Why access is on or off, in words. */
+  reason: string;
+  /** The event that set the status, and when; undefined when none did. */
+  lastEvent: { name: string; at: string | null } | undefined;
+  subscriptionUid: string | null;
+  /** After "read from the service": what the service says, and whether it differs from the store. */
+  service: { status: string | undefined; drift: boolean; error: string | undefined } | undefined;
+  history: HistoryRow[];
+}
+
+export interface AccountView {
+  accountKey: string;
+  products: ProductView[];
+  pending: Array<{
+    paymentUid: string;
+    offer: OfferDefinition | undefined;
+    recordedAt: string;
+    expiresAt: string;
+  }>;
+  /** False when the store keeps no history: the tables would always be empty. */
+  historyKept: boolean;
+  /** True when the service was read (`kit.explain` with `read: true`). */
+  read: boolean;
+}
+
+/** The reasons whose words name a date; an entitlement without that date gets their `.undated` words. */
+const DATED_REASONS: ReadonlySet<string> = new Set(['trialing', 'canceling', 'ended']);
+
+/** The reason code of hasAccess in words (locales: ops.reason.*), with its date or units. */
+export function reasonText(reason: AccessReason, words: Words): string {
+  const undated = reason.until === null && DATED_REASONS.has(reason.code);
+  return words.t(`ops.reason.${reason.code}${undated ? '.undated' : ''}`, {
+    until: words.date(reason.until),
+    units: reason.units ?? 0,
+  });
+}
+
+/** `kit.explain(accountKey)` as the operator's account page shows it, in the page's language. */
+export function accountView(explanation: AccessExplanation, words: Words, offers: Offers): AccountView {
+  let read = false;
+  const products = explanation.products.map((product): ProductView => {
+    const { entitlement, reason, service } = product;
+    if (service !== undefined) read = true;
+    return {
+      productUid: product.productUid,
+      offer: product.offer,
+      status: stateText(words, entitlement?.status ?? null, null),
+      hasAccess: reason.hasAccess,
+      reason: reasonText(reason, words),
+      lastEvent: reason.lastEventName ? { name: reason.lastEventName, at: reason.lastEventAt } : undefined,
+      subscriptionUid: entitlement?.subscriptionUid ?? null,
+      service:
+        service === undefined
+          ? undefined
+          : {
+              status: service.status === undefined ? undefined : stateText(words, service.status, null),
+              drift: service.drift,
+              error: service.error,
+            },
+      history: historyRows(product.history, words, offers),
+    };
+  });
+  return {
+    accountKey: explanation.accountKey,
+    products,
+    pending: explanation.pendingPayments.map((payment) => ({
+      paymentUid: payment.paymentUid,
+      offer: offers.get(payment.offerUid),
+      recordedAt: payment.recordedAt,
+      expiresAt: payment.expiresAt ?? '',
+    })),
+    historyKept: explanation.historyKept,
+    read,
+  };
+}

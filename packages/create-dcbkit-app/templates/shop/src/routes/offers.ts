@@ -1,0 +1,42 @@
+import type { DcbKit } from '@dcbkit/core';
+import type { Views } from '../views.js';
+import { movedPermanently } from '../web/shop-answer.js';
+import type { ShopRoute } from '../web/shop-route.js';
+import { accountKeyOf } from './auth.js';
+
+/**
+ * The offers page: name, price (with the currency's minor unit), billing period and trial of
+ * each offer, shown before any checkout button, as the service requires of partners; for a
+ * signed-in account, what it may do with each (kit.offerStandings) instead of a button it would be
+ * refused: owned, subscribed, a checkout to continue, the paid price once the trial is used.
+ */
+export function offersRoutes({
+  kit,
+  views,
+  embedded,
+}: {
+  kit: DcbKit;
+  views: Views;
+  embedded: boolean;
+}): ShopRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      handle: async (request) => {
+        const account = accountKeyOf(request);
+        // What this account may do with each offer: the kit's answer, the same rule the checkout enforces.
+        const standings = account === undefined ? undefined : await kit.offerStandings(account);
+        return views.render(request, 'offers', {
+          offers: kit.offers.listed,
+          standings,
+          // The access gate sends visitors here with ?product=… when they lack it.
+          needsProduct: typeof request.query.product === 'string',
+          // The embedded checkout needs the checkout host in the CSP's frame-src.
+          embedded,
+        });
+      },
+    },
+    { method: 'GET', path: '/offers', handle: () => movedPermanently('/') },
+  ];
+}

@@ -1,0 +1,48 @@
+import type { ShopRequest } from './web/shop-request.js';
+
+/** What the shop keeps in its session cookie. Nothing secret: the cookie is signed, not encrypted. */
+export interface ShopSession {
+  /** The signed-in (demo) account. */
+  accountId?: string;
+  /** Random per sign-in: the kit binds form tokens to it, so a token from another sign-in is refused. */
+  signInId?: string;
+  /** The language chosen with the switcher. */
+  lang?: string;
+  /** A one-time notice for the next page, e.g. after a cancellation. */
+  notice?: { key: string; values?: Record<string, string> };
+  /** The operations view's own sign-in (ops/operator-session.ts), apart from the demo account's. */
+  operator?: { id: string; since: number };
+}
+
+/** How the session cookie is made, whatever middleware signs it (src/framework/session.ts). */
+export interface SessionCookie {
+  /** SESSION_SECRET: signs the cookie (HMAC). */
+  secret: string;
+  /** False only when the shop is served over plain http on this machine. */
+  secure: boolean;
+}
+
+/**
+ * The session cookie's name and flags: signed, httpOnly so page scripts cannot read it,
+ * SameSite=Lax so other sites' forms and frames do not carry it, and (SessionCookie.secure)
+ * Secure outside localhost. A week long.
+ */
+export const SESSION_COOKIE = {
+  name: 'shop_session',
+  httpOnly: true,
+  sameSite: 'lax',
+  signed: true,
+  maxAge: 7 * 24 * 60 * 60 * 1000,
+} as const;
+
+/** Reads the notice once: it is gone on the next page. */
+export function takeNotice(request: ShopRequest): ShopSession['notice'] {
+  const { notice } = request.session.read();
+  if (notice !== undefined) request.session.update({ notice: undefined });
+  return notice;
+}
+
+/** This sign-in's id (the adapter's `sessionId`): the kit binds form tokens to it. */
+export function signInIdOf(request: ShopRequest): string | undefined {
+  return request.session.read().signInId;
+}

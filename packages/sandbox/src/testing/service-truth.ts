@@ -1,0 +1,63 @@
+import type { GracePolicy, OfferType, SubscriptionStatus } from '@dcbkit/core';
+
+/**
+ * What the service says an account may use now, and why in words for the evidence. Derived from
+ * the spec's statuses here rather than from core's rules, so the check judges the kit by the
+ * service and not by itself.
+ */
+export interface ServiceTruth {
+  access: boolean;
+  says: string;
+}
+
+/**
+ * A subscription's status as the service reads it (undefined: the account never subscribed). The
+ * spec: access continues while TRIALING, ACTIVE and PRE_CANCELED (until `cancelAt`), per the
+ * offer's grace policy while IN_GRACE, and has ended once SUSPENDED, CANCELED or EXPIRED.
+ */
+export function subscriptionTruth(status: SubscriptionStatus | undefined, grace: GracePolicy): ServiceTruth {
+  switch (status) {
+    case undefined:
+      return { access: false, says: 'nothing bought' };
+    case 'TRIALING':
+    case 'ACTIVE':
+    case 'PRE_CANCELED':
+      return { access: true, says: status };
+    case 'IN_GRACE':
+      return {
+        access: grace.accessDuringGrace,
+        says: `IN_GRACE, ${grace.accessDuringGrace ? 'with' : 'without'} access during grace`,
+      };
+    default:
+      return { access: false, says: status };
+  }
+}
+
+/**
+ * A one-time product: a NON_CONSUMABLE is owned for good once paid; a CONSUMABLE gives one unit per
+ * succeeded payment, and access while a unit is left.
+ */
+export function oneTimeTruth(
+  type: Exclude<OfferType, 'SUBSCRIPTION'>,
+  paidPayments: number,
+  unitsSpent: number,
+): ServiceTruth {
+  if (paidPayments === 0) return { access: false, says: 'nothing bought' };
+  if (type === 'NON_CONSUMABLE') return { access: true, says: 'paid once, owned' };
+  const left = paidPayments - unitsSpent;
+  return {
+    access: left > 0,
+    says: `${paidPayments} unit${paidPayments === 1 ? '' : 's'} paid, ${unitsSpent} spent`,
+  };
+}
+
+/**
+ * What an access gate's answer means: 2xx lets the account in; 401, 403 or a redirect (to sign-in,
+ * to the offers) keeps it out; anything else (404, 500, no answer) says neither.
+ */
+export function gateVerdict(status: number | null): 'granted' | 'refused' | 'unclear' {
+  if (status === null) return 'unclear';
+  if (status >= 200 && status < 300) return 'granted';
+  if (status === 401 || status === 403 || (status >= 300 && status < 400)) return 'refused';
+  return 'unclear';
+}
