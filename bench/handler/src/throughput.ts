@@ -1,9 +1,11 @@
 /**
- * The whole in-process handler against verifyWebhook alone, for new events and for duplicates, at
- * a steady state: the handler has already applied 100,000 events (so memoryLedger, at its default
- * max of 100,000, evicts as it goes, and memoryStore holds tens of thousands of accounts).
- * Rounds rotate three candidates over 2,000 events each: verify alone, the handler on a new
- * batch, the handler on the previous round's batch again (duplicates, every one still in the ledger).
+ * The whole in-process handler against verifyWebhook alone and against a minimal receiver written
+ * by hand (verifyWebhook, a Set for de-duplication, a Map for the store: what issue 29 compares
+ * with), for new events and for duplicates, at a steady state: the handler has already applied
+ * 100,000 events (so memoryLedger, at its default max of 100,000, evicts as it goes, and
+ * memoryStore holds tens of thousands of accounts). A second handler with `history: false` shows
+ * what keeping the history of every decision costs. Rounds rotate the candidates over 2,000
+ * events each; duplicates are the previous round's batch again, every one still in the ledger.
  */
 import { createWebhookHandler, memoryLedger, memoryStore, verifyWebhook } from '@dcbkit/core';
 import { cpuClock, formatCount, pairedRatio, spread, verdict } from '@dcbkit-bench/shared';
@@ -16,6 +18,7 @@ const EVENTS_PER_ROUND = 2_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const TARGET_NEW = 0.6;
 const TARGET_DUPLICATE = 0.8;
+const TARGET_NEW_MINIMAL = 0.85;
 
 const APPLIED = JSON.stringify({ received: true, outcome: 'applied' });
 const DUPLICATE = JSON.stringify({ received: true, outcome: 'duplicate' });
@@ -49,19 +52,27 @@ class Timings {
 
 export async function throughput(padTo: number): Promise<PartResult> {
   const signedAt = new Date();
-  const handler = createWebhookHandler({
-    secrets: SECRET,
-    store: memoryStore(),
-    ledger: memoryLedger(),
-    offers,
-    now: () => signedAt,
-  });
+  const handlerWith = (history: boolean) =>
+    createWebhookHandler({
+      secrets: SECRET,
+      store: memoryStore(),
+      ledger: memoryLedger(),
+      offers,
+      now: () => signedAt,
+      history,
+    });
+  const handler = handlerWith(true);
+  const withoutHistory = handlerWith(false);
   /** Runs a batch through the handler; every answer must be `expected`, or the figure would lie. */
-  const runHandler = async (requests: SignedRequest[], expected: string): Promise<Timing> => {
+  const runHandler = async (
+    requests: SignedRequest[],
+    expected: string,
+    run: typeof handler = handler,
+  ): Promise<Timing> => {
     const clock = startClock();
     let wrong = 0;
     for (const request of requests) {
-      if ((await handler(request)).body !== expected) wrong++;
+      if ((await run(request)).body !== expected) wrong++;
     }
     const timing = clock.perOperation(requests.length);
     if (wrong > 0) throw new Error(`${wrong} of ${requests.length} answers were not ${expected}`);
@@ -74,6 +85,26 @@ export async function throughput(padTo: number): Promise<PartResult> {
     }
     return clock.perOperation(requests.length);
   };
+  // The minimal receiver: what a hand-written route does with no rules, history or ledger contract.
+  const seen = new Set<string>();
+  const held = new Map<string, unknown>();
+  const runMinimal = async (requests: SignedRequest[]): Promise<Timing> => {
+    const clock = startClock();
+    for (const { rawBody, headers } of requests) {
+      const event = verifyWebhook({
+        rawBody,
+        signature: headers['service-signature'],
+        secrets: SECRET,
+        now: signedAt,
+      });
+      const key = `${event.event}:${event.paymentUid ?? ''}:${event.orderId ?? ''}:${event.occurredAt}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      held.set(`${event.metadata?.accountKey ?? event.subscriptionUid}:${event.productUid}`, event);
+      await undefined; // the handler is async: so is a route's await of its store
+    }
+    return clock.perOperation(requests.length);
+  };
 
   // Steady state first (also the warm-up): 100,000 events applied, in batches as the rounds run.
   let next = 0;
@@ -81,19 +112,29 @@ export async function throughput(padTo: number): Promise<PartResult> {
   while (next < PREFILL) {
     previous = signedEvents(next, EVENTS_PER_ROUND, signedAt, padTo);
     await runHandler(previous, APPLIED);
+    await runHandler(previous, APPLIED, withoutHistory);
+    await runMinimal(previous);
     if (next >= PREFILL - 5 * EVENTS_PER_ROUND) runVerify(previous); // verify's own warm-up
     next += EVENTS_PER_ROUND;
   }
   const bytes = previous.reduce((sum, r) => sum + r.rawBody.length, 0) / previous.length;
 
-  const times = { verify: new Timings(), fresh: new Timings(), duplicate: new Timings() };
+  const times = {
+    verify: new Timings(),
+    minimal: new Timings(),
+    fresh: new Timings(),
+    freshWithoutHistory: new Timings(),
+    duplicate: new Timings(),
+  };
   for (let round = 0; round < ROUNDS; round++) {
     const fresh = signedEvents(next, EVENTS_PER_ROUND, signedAt, padTo);
     next += EVENTS_PER_ROUND;
     const duplicates = previous; // applied a round ago (or by the prefill): all still in the ledger
     const candidates = [
       async () => times.verify.add(runVerify(fresh)),
+      async () => times.minimal.add(await runMinimal(fresh)),
       async () => times.fresh.add(await runHandler(fresh, APPLIED)),
+      async () => times.freshWithoutHistory.add(await runHandler(fresh, APPLIED, withoutHistory)),
       async () => times.duplicate.add(await runHandler(duplicates, DUPLICATE)),
     ];
     for (let k = 0; k < candidates.length; k++)
@@ -105,17 +146,24 @@ export async function throughput(padTo: number): Promise<PartResult> {
     const s = spread(timings.wall);
     return `  ${name.padEnd(30)} ${formatCount(s.median, 7)} ns/event (${formatCount(s.min)}–${formatCount(s.max)}) ${formatCount(1e9 / s.median, 9)} events/s   CPU ${formatCount(spread(timings.cpu).median, 7)} ns/event`;
   };
-  const share = (label: string, timings: Timings, target: number) =>
-    `  ${verdict(label, pairedRatio(timings.wall, times.verify.wall), target)}; by CPU ${pairedRatio(timings.cpu, times.verify.cpu).median.toFixed(3)}`;
+  const share = (label: string, timings: Timings, target: number, reference = times.verify) =>
+    `  ${verdict(label, pairedRatio(timings.wall, reference.wall), target)}; by CPU ${pairedRatio(timings.cpu, reference.cpu).median.toFixed(3)}`;
+  const info = (label: string, timings: Timings, reference: Timings) =>
+    `        ${label}: ${pairedRatio(timings.wall, reference.wall).median.toFixed(3)}; by CPU ${pairedRatio(timings.cpu, reference.cpu).median.toFixed(3)}`;
   const label = padTo >= 1024 ? '1 KiB' : '0.4 KiB';
   return {
     lines: [
       `throughput, ${label} bodies (mean ${Math.round(bytes)} B): ${PREFILL.toLocaleString('en')} events applied first, then ${ROUNDS} rounds of ${EVENTS_PER_ROUND.toLocaleString('en')} events per candidate`,
       line('(a) verifyWebhook alone', times.verify),
+      line('(d) minimal receiver', times.minimal),
       line('(b) whole handler, new events', times.fresh),
+      line('(e) (b) with history: false', times.freshWithoutHistory),
       line('(c) whole handler, duplicates', times.duplicate),
       share('(b)/(a) new events vs verify alone', times.fresh, TARGET_NEW),
+      share('(b)/(d) new events vs the minimal receiver', times.fresh, TARGET_NEW_MINIMAL, times.minimal),
       share('(c)/(a) duplicates vs verify alone', times.duplicate, TARGET_DUPLICATE),
+      info('(e)/(d) without history vs the minimal receiver', times.freshWithoutHistory, times.minimal),
+      info("(b)/(e) the history's share: with it vs without", times.fresh, times.freshWithoutHistory),
     ],
   };
 }
