@@ -13,7 +13,25 @@ export type RecordHistory = (entry: Omit<HistoryEntry, 'recordedAt'>) => Promise
  */
 export function historyRecorder(history: HistoryStore | undefined): RecordHistory | undefined {
   if (history === undefined) return undefined;
-  return (entry) => history.appendHistory({ recordedAt: new Date().toISOString(), ...entry });
+  const clock = isoClock();
+  return (entry) => history.appendHistory({ recordedAt: clock(), ...entry });
+}
+
+/**
+ * The time now as an ISO string, formatted once per millisecond: a busy receiver records many
+ * entries in the same millisecond, and formatting was a tenth of what recording one cost.
+ */
+function isoClock(): () => string {
+  let formattedAt = Number.NaN;
+  let formatted = '';
+  return () => {
+    const now = Date.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      formatted = new Date(now).toISOString();
+    }
+    return formatted;
+  };
 }
 
 /**
