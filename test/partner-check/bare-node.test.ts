@@ -161,6 +161,8 @@ describe('the partner check against an app on bare node:http, with no dcbkit ada
     );
     expect(error.message).toContain('GET /nowhere answered 404');
     expect(error.message).toContain('or pass formFields(accountKey)');
+    // The usual cause on a shop's real offers page: accounts its sign-in does not know.
+    expect(error.message).toContain('pass them as accounts (the starters: demo-amira');
     expect(options.sandbox.environments.sandbox.webhookUrl()).toBeNull();
   });
 });

@@ -187,3 +187,27 @@ describe('onError on every failure of a route', () => {
     expect(logger.error).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('an offer the service does not know', () => {
+  it('answers 404 and logs, once a minute, that the app’s offers are not this environment’s', async () => {
+    const client = fakeClient(waitingPayment((uid) => `https://checkout.example/c/${uid}`));
+    client.payments.create = async () => {
+      throw new DcbApiError({
+        code: 'CAT-102',
+        httpStatus: 404,
+        message: 'offer not found',
+        method: 'POST',
+        path: '/v1/payments',
+      });
+    };
+    const { routes, logger } = routesWith({ client });
+    for (let i = 0; i < 2; i++) {
+      await expect(routes.checkout(formPost(routes))).rejects.toMatchObject({ code: 'not_found' });
+    }
+    expect(logger.error).toHaveBeenCalledTimes(1);
+    expect(logger.error).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'CAT-102', offerUid: expect.any(String) }),
+      expect.stringMatching(/knows no offer .* offerUids of this environment/),
+    );
+  });
+});

@@ -12,6 +12,7 @@ import {
   recordPendingPayment,
 } from '../apply/record-pending-payment.js';
 import type { DcbClient } from '../client/create-client.js';
+import { DcbApiError } from '../client/errors.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter, type ErrorHook } from '../observability/error-reporter.js';
@@ -323,6 +324,13 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
         idempotencyKey: checkoutIdempotencyKey(account, offer.offerUid, nonce),
       });
     } catch (error) {
+      if (error instanceof DcbApiError && error.code === 'CAT-102' && logLimit(`CAT-102 ${offer.offerUid}`)) {
+        // The app sells an offer this environment does not have: its offers are wrong, not the subscriber.
+        logger.error?.(
+          { offerUid: offer.offerUid, code: error.code },
+          `dcbkit: the billing service knows no offer ${offer.offerUid} (CAT-102); checkout answered 404. Your offers must use the offerUids of this environment's catalogue: the console's, or on @dcbkit/sandbox those its dashboard (/sandbox) lists.`,
+        );
+      }
       translate(error, 'checkout', 'No such offer.');
     }
   }

@@ -26,6 +26,9 @@ describe('templateFiles', () => {
       expect(files.get('.gitignore')?.toString()).toMatch(/^node_modules\/$/m);
       expect(files.get('.gitignore')?.toString()).toMatch(/^\.data\/$/m);
       expect(files.get('.gitignore')?.toString()).toMatch(/^\.env$/m);
+      // The README's `--state sandbox-state.json` writes it into the app: never committed nor copied in.
+      expect(files.get('.gitignore')?.toString()).toMatch(/^sandbox-state\.json$/m);
+      expect(files.get('.dockerignore')?.toString()).toMatch(/^sandbox-state\.json$/m);
     },
   );
 

@@ -46,6 +46,7 @@ describe('starterDrift', () => {
     mkdirSync(join(a, 'node_modules'));
     writeFileSync(join(a, 'node_modules', 'x.js'), '');
     writeFileSync(join(a, '.env'), 'SESSION_SECRET=x');
+    writeFileSync(join(a, 'sandbox-state.json'), '{}');
     expect(starterDrift(a, b)).toEqual([
       'Dockerfile (missing from the starter)',
       'notes.txt (not generated)',

@@ -10,9 +10,10 @@ export function starterOf(repository: string, framework: string): { dir: string;
 
 /**
  * What a starter's folder holds that is not the generator's: what its .gitignore lists (installed
- * modules, PGlite's data, local variables). Kept when it is made again, never compared.
+ * modules, PGlite's data, local variables, the standalone sandbox's state file). Kept when it is
+ * made again, never compared.
  */
-const KEPT = new Set(['node_modules', '.data', '.env']);
+const KEPT = new Set(['node_modules', '.data', '.env', 'sandbox-state.json']);
 
 /**
  * Writes every framework's starter into `repository`/starters/ in workspace mode, after removing

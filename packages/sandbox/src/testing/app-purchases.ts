@@ -37,7 +37,7 @@ export async function buyThroughApp(
     stop(
       'checkout',
       `No form posting to ${paths.checkout} with offerUid=${product.offerUid} on ${paths.offersPage} for ${accountKey}.`,
-      'render the checkout form on paths.offersPage (hidden fields offerUid and your form token) for a signed-in account, or pass formFields(accountKey) so the check posts without reading your pages.',
+      'render the checkout form on paths.offersPage (hidden fields offerUid and your form token) for a signed-in account, or pass formFields(accountKey) so the check posts without reading your pages. A page that shows the form only to the accounts it knows needs accounts your signIn signs in: pass them as accounts (the starters: demo-amira, demo-youssef, demo-lea).',
       [form.evidence],
     );
   }

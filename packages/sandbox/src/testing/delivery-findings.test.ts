@@ -108,12 +108,16 @@ describe('signatureResult', () => {
     const consumed = attempt(500, { responseBody: '{"received":false,"error":"body_not_raw"}' });
     const result = signatureResult({ deliveries: [delivery([consumed])], appWebhookUrl: APP });
     expect(result.fix).toMatch(/mount the webhook route before any JSON body parser/);
+    // The summary quotes the app's own status: a 500, not the 400, 401 or 403 of a refused signature.
+    expect(result.summary).toBe(
+      '1 of 1 events were refused as unsigned or unreadable (answered 500). The receiver says the raw body was gone.',
+    );
   });
 
   it('says to check the secret and the raw body when compact bodies are refused too', () => {
     const deliveries = [delivery([attempt(401)]), delivery([attempt(401)], { indented: true })];
     const result = signatureResult({ deliveries, appWebhookUrl: APP });
-    expect(result.summary).toBe('2 of 2 events were refused as unsigned or unreadable (400, 401 or 403).');
+    expect(result.summary).toBe('2 of 2 events were refused as unsigned or unreadable (answered 401).');
     expect(result.fix).toMatch(/sandbox\.credentials\.webhookSecret/);
   });
 

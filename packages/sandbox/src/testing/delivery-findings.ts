@@ -40,6 +40,12 @@ function describeAttempt(delivery: WebhookDelivery, attempt: DeliveryAttempt): s
   return `${delivery.event} ${delivery.id} (${body}), attempt ${attempt.number}${kind}: ${answer}`;
 }
 
+/** `401`, `400 or 401`, `400, 401 or 500`. */
+function listOf(statuses: readonly number[]): string {
+  const words = statuses.map(String);
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
 /** An attempt the receiver refused as unauthentic or unreadable, or answered "the raw body is gone". */
 function refusedAsUnsigned(attempt: DeliveryAttempt): boolean {
   if (attempt.chaos === 'stale-signature') return false;
@@ -76,13 +82,14 @@ export function signatureResult({ deliveries, appWebhookUrl, forged }: RunDelive
       `Every one of ${posted.length} events was accepted, ${indented.length} of them with an indented body.${forgery}`,
     );
   }
-  const evidence = refused.map((delivery) =>
-    describeAttempt(
-      delivery,
-      attemptsToApp(delivery, appWebhookUrl).find(refusedAsUnsigned) as DeliveryAttempt,
-    ),
-  );
-  const summary = `${refused.length} of ${posted.length} events were refused as unsigned or unreadable (400, 401 or 403).`;
+  const refusals = refused.map((delivery) => ({
+    delivery,
+    attempt: attemptsToApp(delivery, appWebhookUrl).find(refusedAsUnsigned) as DeliveryAttempt,
+  }));
+  const evidence = refusals.map(({ delivery, attempt }) => describeAttempt(delivery, attempt));
+  // The statuses the app gave, not the ones the check looks for: a body parser's 500 is not a 401.
+  const statuses = [...new Set(refusals.map(({ attempt }) => attempt.httpStatus ?? 0))].sort((a, b) => a - b);
+  const summary = `${refused.length} of ${posted.length} events were refused as unsigned or unreadable (answered ${listOf(statuses)}).`;
   const compactAccepted = posted.some(
     (delivery) => !hasIndentedBody(delivery) && !refused.includes(delivery),
   );
