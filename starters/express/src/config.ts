@@ -68,7 +68,8 @@ export const SHOP_ENV_VARIABLES = {
     'signs the session cookie: at least 32 random characters, the same on every instance; required with DCB_*, random per run on the embedded sandbox',
   DATABASE_URL:
     'PostgreSQL for entitlements and processed events, shared by every instance (postgres://user:password@host:5432/database); without it, PGlite in DATA_DIR',
-  DATA_DIR: 'the PGlite data folder when DATABASE_URL is not set (default .data/dcbkit), made on first start',
+  DATA_DIR:
+    'the PGlite data folder when DATABASE_URL is not set (default .data/<DCB_ENV>: .data/sandbox or .data/production, so one environment never reads what the other bought), made on first start',
   TRUST_PROXY:
     'how many proxies in front of the shop set X-Forwarded-* (default 0); 1 behind one TLS-terminating proxy',
   LOG_LEVEL:
@@ -149,7 +150,8 @@ export function readShopConfig(env: Env): ShopConfig {
     dcb,
     sessionSecret,
     databaseUrl,
-    dataDir: read('DATA_DIR') ?? '.data/dcbkit',
+    // One folder per environment: the store records none, and a sandbox purchase must never grant production access.
+    dataDir: read('DATA_DIR') ?? `.data/${dcb.client.environment}`,
   };
 }
 

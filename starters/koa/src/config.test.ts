@@ -19,9 +19,23 @@ describe('readShopConfig', () => {
 
   it('talks to the service when the DCB_* variables are set', () => {
     const config = readShopConfig(SERVICE_ENV);
-    expect(config).toMatchObject({ mode: 'service', dataDir: '.data/dcbkit', databaseUrl: undefined });
+    expect(config).toMatchObject({ mode: 'service', dataDir: '.data/sandbox', databaseUrl: undefined });
     if (config.mode !== 'service') throw new Error('expected the service mode');
     expect(config.dcb.checkoutBaseUrl).toBe('https://checkout.sandbox.example');
+  });
+
+  it('keeps each environment in a data folder of its own, unless DATA_DIR names one', () => {
+    const production = {
+      ...SERVICE_ENV,
+      DCB_ENV: 'production',
+      DCB_API_BASE_URL: 'https://api.example',
+      DCB_CHECKOUT_BASE_URL: 'https://checkout.example',
+      DCB_CLIENT_ID: 'svc_live_shop',
+    };
+    expect(readShopConfig(production)).toMatchObject({ mode: 'service', dataDir: '.data/production' });
+    expect(readShopConfig({ ...production, DATA_DIR: '/var/lib/shop' })).toMatchObject({
+      dataDir: '/var/lib/shop',
+    });
   });
 
   it('refuses an incomplete or inconsistent configuration with one message naming every problem', () => {
