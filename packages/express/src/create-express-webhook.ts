@@ -1,6 +1,6 @@
 import type { WebhookHandler } from '@dcbkit/core';
-import { runNodeWebhook } from '@dcbkit/core/node';
-import type { Request, RequestHandler } from 'express';
+import { keptBytesOf, runNodeWebhook } from '@dcbkit/core/node';
+import type { RequestHandler } from 'express';
 import { writeAnswer } from './write-answer.js';
 
 const MOUNTING_HINT =
@@ -17,14 +17,8 @@ const MOUNTING_HINT =
  */
 export function createExpressWebhook(handler: WebhookHandler): RequestHandler {
   return (req, res, next) => {
-    runNodeWebhook(handler, { req, kept: keptBytes(req), mountingHint: MOUNTING_HINT })
+    runNodeWebhook(handler, { req, kept: keptBytesOf(req), mountingHint: MOUNTING_HINT })
       .then((answer) => writeAnswer(res, answer))
       .catch(next);
   };
-}
-
-function keptBytes(req: Request): unknown {
-  const { rawBody } = req as Request & { rawBody?: unknown };
-  if (rawBody !== undefined) return rawBody;
-  return Buffer.isBuffer(req.body) || typeof req.body === 'string' ? req.body : undefined;
 }

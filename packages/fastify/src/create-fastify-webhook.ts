@@ -1,6 +1,5 @@
 import type { WebhookHandler } from '@dcbkit/core';
-import { runNodeWebhook } from '@dcbkit/core/node';
-import type { FastifyRequest } from 'fastify';
+import { keptBytesOf, runNodeWebhook } from '@dcbkit/core/node';
 import type { FastifyRouteHandler } from './fastify-route-handler.js';
 import { writeAnswer } from './write-answer.js';
 
@@ -24,14 +23,8 @@ export function createFastifyWebhook(handler: WebhookHandler): FastifyRouteHandl
       reply,
       await runNodeWebhook(handler, {
         req: request.raw,
-        kept: keptBytes(request),
+        kept: keptBytesOf(request),
         mountingHint: MOUNTING_HINT,
       }),
     );
-}
-
-function keptBytes(request: FastifyRequest): unknown {
-  const { rawBody } = request as FastifyRequest & { rawBody?: unknown };
-  if (rawBody !== undefined) return rawBody;
-  return Buffer.isBuffer(request.body) || typeof request.body === 'string' ? request.body : undefined;
 }

@@ -8,24 +8,10 @@ import {
   type BodyParsing,
   sessionHeader,
 } from '../partner-apps.js';
+import { isType, matchPath } from './fetch-routing.js';
 
 /** A route of the app's tiny router: the method (undefined: any), the path with `:params`, the handler. */
 type Route = [method: string | undefined, path: string, handle: FetchRouteHandler];
-
-/** Matches `/subscriptions/:subscriptionUid/cancel` against a path: the params, or undefined. */
-function matchPath(pattern: string, path: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const source = pattern.replace(/:(\w+)/g, (_match, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const match = new RegExp(`^${source}$`).exec(path);
-  if (match === null) return undefined;
-  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
-}
-
-const isType = (request: Request, type: string) =>
-  (request.headers.get('content-type') ?? '').toLowerCase().startsWith(type);
 
 /**
  * The app's own body parsing before any route, as a fetch app has it: 'kept' parses JSON and form

@@ -8,26 +8,12 @@ import {
   type BodyParsing,
   sessionHeader,
 } from '../partner-apps.js';
+import { isType, matchPath } from './fetch-routing.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 /** A `route.ts` module: the handlers it exports, by method. */
 type RouteModule = Partial<Record<(typeof METHODS)[number], NextRouteHandler>>;
-
-/** Matches an App Router folder (`/subscriptions/[subscriptionUid]/cancel`) against a path: the params, or undefined. */
-function matchFolder(folder: string, path: string): Record<string, string> | undefined {
-  const names: string[] = [];
-  const source = folder.replace(/\[(\w+)\]/g, (_match, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const match = new RegExp(`^${source}$`).exec(path);
-  if (match === null) return undefined;
-  return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
-}
-
-const isType = (request: Request, type: string) =>
-  (request.headers.get('content-type') ?? '').toLowerCase().startsWith(type);
 
 /**
  * The app's own code reading a body before it hands the request to dcbkit, as a route handler
@@ -92,7 +78,7 @@ export function nextVariant(name: string): AppVariant {
       async function app(request: Request): Promise<Response> {
         const { pathname } = new URL(request.url);
         for (const [folder, module] of Object.entries(folders)) {
-          const params = matchFolder(folder, pathname);
+          const params = matchPath(folder, pathname, 'bracket');
           if (params === undefined) continue;
           const handler = module[request.method as keyof RouteModule];
           if (handler === undefined) {

@@ -8,6 +8,7 @@ export { gateAnswer } from '../routes/gate-answer.js';
 export { partnerRouteHandlers, type RouteHandlerFactory } from '../routes/route-handlers.js';
 export type { PartnerAction, PartnerRouteOutcome } from '../routes/run-route-request.js';
 export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js';
+export { keptBytesOf } from './kept-bytes.js';
 export type { FieldSources } from './node-route-request.js';
 export { getRawBody, type RawBodySource } from './read-raw-body.js';
 export { type NodeWebhookRequest, runNodeWebhook } from './run-node-webhook.js';
