@@ -1,10 +1,10 @@
 /**
- * A 128-bit digest of a ledger key, as an 8-character string: every entry costs the same whatever
- * the ids' lengths. Not cryptographic, and need not be: keys are made of the service's own ids in
+ * A 128-bit digest of a ledger key, written as four 32-bit lanes into `into`: every entry costs the
+ * same whatever the ids' lengths, and nothing is allocated. Not cryptographic, and need not be: keys are made of the service's own ids in
  * signed events, so nobody can search for a collision, and at a million keys the chance of an
  * accidental one is below 1e-20. A SHA-256 here cost more than all the rest of the ledger.
  */
-export function keyDigest(key: string): string {
+export function keyDigestInto(key: string, into: Int32Array): void {
   // Four independent multiply-xor lanes (cyrb53's constants and mixing, widened to 128 bits),
   // run in one pass over the key's UTF-16 code units.
   let h1 = 0xdeadbeef;
@@ -22,14 +22,8 @@ export function keyDigest(key: string): string {
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h3 ^ (h3 >>> 13), 3266489909);
   h3 = Math.imul(h3 ^ (h3 >>> 16), 2246822507) ^ Math.imul(h4 ^ (h4 >>> 13), 3266489909);
   h4 = Math.imul(h4 ^ (h4 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return String.fromCharCode(
-    h1 & 0xffff,
-    h1 >>> 16,
-    h2 & 0xffff,
-    h2 >>> 16,
-    h3 & 0xffff,
-    h3 >>> 16,
-    h4 & 0xffff,
-    h4 >>> 16,
-  );
+  into[0] = h1;
+  into[1] = h2;
+  into[2] = h3;
+  into[3] = h4;
 }

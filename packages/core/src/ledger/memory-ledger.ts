@@ -1,13 +1,14 @@
 import { optionError } from '../errors/option-error.js';
+import { type Digest, DigestTable } from './digest-table.js';
 import type { Claim, ClaimToken, EventLedger } from './event-ledger.js';
-import { keyDigest } from './key-digest.js';
+import { keyDigestInto } from './key-digest.js';
 
 const HOUR_MS = 3_600_000;
 /** The service delivers for up to 48 hours after the first attempt. */
 export const DELIVERY_WINDOW_MS = 48 * HOUR_MS;
 
 export interface MemoryLedgerOptions {
-  /** Most events remembered; the least recently seen go first. Default 100,000 (about 6 MB when full). */
+  /** Most events remembered (claims in progress included); the oldest go first. Default 100,000 (about 4 MB when full). */
   max?: number;
   /** How long a completed event is remembered. Default 72 hours; must exceed the 48-hour delivery window. */
   ttlMs?: number;
@@ -19,12 +20,6 @@ export interface MemoryLedgerOptions {
 
 const DUPLICATE: Claim = Object.freeze({ status: 'duplicate' });
 const IN_PROGRESS: Claim = Object.freeze({ status: 'in_progress' });
-
-/** An event being processed: whose claim it is, and until when (ms on the ledger's clock). */
-interface Held {
-  token: number;
-  until: number;
-}
 
 /**
  * An in-process EventLedger: bounded, with completed events remembered past the 48-hour delivery
@@ -47,85 +42,59 @@ export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
   }
   if (!(leaseMs > 0 && leaseMs < ttlMs))
     throw optionError('memoryLedger', 'leaseMs', 'must be > 0 and < ttlMs.');
-  // Completed events: digest -> the second (since the ledger's creation) after which it is
-  // forgotten. A Map of small integers is as small as a store of digests gets (issue 29: within
-  // 1.3x a bare Map of digests, where lru-cache's entries cost more), and its insertion order is
-  // the recency order: a duplicate is moved to the end, and the first entry goes when full.
-  // Seconds, rounded up, keep the value a small integer for decades, and remember an event at
-  // most a second longer than ttlMs.
-  const completed = new Map<string, number>();
-  // Claims in flight: as many as deliveries being processed, plus lapsed ones not seen again.
-  const held = new Map<string, Held>();
+  // Every event it knows, by a digest of its key. The number of a completed event is when it is
+  // forgotten; of a claim in progress, minus the end of its lease (ms since the ledger's creation,
+  // so both are > 0 and the sign tells them apart). The token is the claim's.
+  const known = new DigestTable(max);
   const origin = now();
-  const seconds = (ms: number) => (ms - origin) / 1000;
+  const sinceOrigin = () => now() - origin;
   let lastToken = 0;
 
-  // One iterator kept across evictions: a fresh `keys().next()` would walk past every entry already
-  // deleted at the front of the Map's table (until it is rebuilt), a cost growing with each
-  // eviction. A Map's iterator carries on through deletions, insertions and rebuilds. Made only
-  // once the ledger is full: until it moves on, an iterator keeps the table it started in alive
-  // (and, through it, the tables that replaced it), which would double a filling ledger's memory.
-  let oldestCompleted: MapIterator<string> | undefined;
-
-  /** Forgets the least recently seen events (then the oldest claims) beyond `max`. */
-  function bound(): void {
-    while (completed.size + held.size > max) {
-      if (completed.size === 0) {
-        held.delete(held.keys().next().value as string);
-        continue;
-      }
-      oldestCompleted ??= completed.keys();
-      let next = oldestCompleted.next();
-      if (next.done) {
-        oldestCompleted = completed.keys();
-        next = oldestCompleted.next();
-      }
-      completed.delete(next.value as string);
-    }
-  }
-
   // complete() and release() usually follow the claim of the same key: digest it once.
-  let lastKey = '';
-  let lastId = keyDigest('');
-  const idOf = (key: string): string => {
+  let lastKey: string | undefined;
+  const digest: Digest = new Int32Array(4);
+  const digestOf = (key: string): Digest => {
     if (key !== lastKey) {
       lastKey = key;
-      lastId = keyDigest(key);
+      keyDigestInto(key, digest);
     }
-    return lastId;
+    return digest;
   };
+
+  /** A new claim on the event in `slot` (an expired or lapsed one), or on a new event when slot is -1. */
+  function hold(id: Digest, slot: number, at: number): Claim {
+    lastToken = lastToken === 0xffffffff ? 1 : lastToken + 1;
+    if (slot < 0) known.add(id, -(at + leaseMs), lastToken);
+    else {
+      known.values[slot] = -(at + leaseMs);
+      known.tokens[slot] = lastToken;
+    }
+    return { status: 'new', token: lastToken };
+  }
+
   return {
     async claim(key: string): Promise<Claim> {
-      const id = idOf(key);
-      const at = now();
-      const forgetAt = completed.get(id);
-      if (forgetAt !== undefined) {
-        completed.delete(id);
-        if (seconds(at) <= forgetAt) {
-          completed.set(id, forgetAt);
-          return DUPLICATE;
-        }
-      }
-      const claim = held.get(id);
-      if (claim !== undefined && at < claim.until) return IN_PROGRESS;
-      const token = ++lastToken;
-      if (claim !== undefined) held.delete(id);
-      held.set(id, { token, until: at + leaseMs });
-      bound();
-      return { status: 'new', token };
+      const id = digestOf(key);
+      const at = sinceOrigin();
+      const slot = known.find(id);
+      if (slot < 0) return hold(id, slot, at);
+      const value = known.values[slot] as number;
+      if (value > 0) return at <= value ? DUPLICATE : hold(id, slot, at);
+      return at < -value ? IN_PROGRESS : hold(id, slot, at);
     },
     async complete(key: string, token: ClaimToken): Promise<void> {
-      const id = idOf(key);
-      const claim = held.get(id);
-      // Lapsed with no one else holding it: the work was done, record it.
-      if (claim === undefined ? completed.has(id) : claim.token !== token) return;
-      held.delete(id);
-      completed.set(id, Math.ceil(seconds(now() + ttlMs)));
-      bound();
+      const id = digestOf(key);
+      const forgetAt = sinceOrigin() + ttlMs;
+      const slot = known.find(id);
+      // A claim that was forgotten with no one else holding it: the work was done, record it.
+      if (slot < 0) return known.add(id, forgetAt, 0);
+      // Completed already, or taken over by another holder: left as it is.
+      if ((known.values[slot] as number) > 0 || known.tokens[slot] !== token) return;
+      known.values[slot] = forgetAt;
     },
     async release(key: string, token: ClaimToken): Promise<void> {
-      const id = idOf(key);
-      if (held.get(id)?.token === token) held.delete(id);
+      const slot = known.find(digestOf(key));
+      if (slot >= 0 && (known.values[slot] as number) < 0 && known.tokens[slot] === token) known.remove(slot);
     },
   };
 }

@@ -19,6 +19,16 @@ export interface DcbLogger {
   info?: LogFunction;
   warn?: LogFunction;
   error?: LogFunction;
+  /**
+   * Whether a level is written (pino's own method). When present, dcbkit builds a line's fields
+   * only for the levels it writes: pino's `debug` is always a function, a no-op above debug.
+   */
+  isLevelEnabled?: (level: 'debug' | 'info' | 'warn' | 'error') => boolean;
+}
+
+/** Whether `logger` writes debug lines: it has `debug`, and its level, when it says, lets it through. */
+export function writesDebug(logger: DcbLogger): boolean {
+  return logger.debug !== undefined && logger.isLevelEnabled?.('debug') !== false;
 }
 
 /** Writes warnings and errors to the console, message first; debug and info are left out. */

@@ -22,7 +22,7 @@ import { eventKey as defaultEventKey } from '../ledger/event-key.js';
 import type { ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 import { createErrorReporter, type ErrorHook, type ReportError } from '../observability/error-reporter.js';
 import { createLogLimit } from '../observability/log-limit.js';
-import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import { consoleLogger, type DcbLogger, writesDebug } from '../observability/logger.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
 import { isKnownEventName } from '../schemas/event-names.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
@@ -264,7 +264,8 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
       (account !== undefined && event.productUid !== undefined
         ? { accountKey: account, productUid: event.productUid }
         : undefined);
-    if (held !== undefined && (recordHistory !== undefined || logger.debug !== undefined)) {
+    const debug = writesDebug(logger);
+    if (held !== undefined && (recordHistory !== undefined || debug)) {
       const update = { previous, next: entitlement, wrote: false };
       const entry = historyEntryOf({
         key: { accountKey: held.accountKey, productUid: held.productUid },
@@ -275,17 +276,18 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
         eventKey: key,
       });
       await recordHistory?.(entry);
-      logger.debug?.(
-        {
-          event: event.event,
-          accountKey: entry.accountKey,
-          productUid: entry.productUid,
-          decision: entry.decision,
-          statusBefore: entry.statusBefore,
-          statusAfter: entry.statusAfter,
-        },
-        'dcbkit: webhook processed',
-      );
+      if (debug)
+        logger.debug?.(
+          {
+            event: event.event,
+            accountKey: entry.accountKey,
+            productUid: entry.productUid,
+            decision: entry.decision,
+            statusBefore: entry.statusBefore,
+            statusAfter: entry.statusAfter,
+          },
+          'dcbkit: webhook processed',
+        );
     }
     if (hasEventListener(on, event))
       await runEventListener(on, { event, accountKey: account, previous, entitlement });

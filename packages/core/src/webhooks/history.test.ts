@@ -164,3 +164,36 @@ describe('a refused signature', () => {
     expect(handler.health().refused).toEqual({ signature_mismatch: 3 });
   });
 });
+
+describe('the webhook handler’s debug line', () => {
+  const handlerLogging = (isLevelEnabled?: (level: string) => boolean) => {
+    const debug = vi.fn();
+    const handler = createWebhookHandler({
+      secrets: SECRET,
+      store: memoryStore(),
+      ledger: memoryLedger(),
+      offers,
+      history: false,
+      logger: { debug, ...(isLevelEnabled ? { isLevelEnabled } : {}) },
+      now: () => NOW,
+    });
+    return { handler, debug };
+  };
+
+  it('says which event changed which entitlement, at debug', async () => {
+    const { handler, debug } = handlerLogging();
+    await handler(signedRequest(purchase));
+    expect(debug).toHaveBeenCalledWith(
+      expect.objectContaining({ event: 'payment.succeeded', accountKey: 'user_1', decision: 'applied' }),
+      'dcbkit: webhook processed',
+    );
+  });
+
+  it('is not built when the logger says debug is off (pino above debug)', async () => {
+    const isLevelEnabled = vi.fn((level: string) => level !== 'debug');
+    const { handler, debug } = handlerLogging(isLevelEnabled);
+    expect((await handler(signedRequest(purchase))).status).toBe(200);
+    expect(isLevelEnabled).toHaveBeenCalledWith('debug');
+    expect(debug).not.toHaveBeenCalled();
+  });
+});
