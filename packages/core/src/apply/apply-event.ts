@@ -48,7 +48,7 @@ export type ApplyOutcome =
 export async function applyEvent(event: WebhookEvent, context: ApplyContext): Promise<ApplyOutcome> {
   const { store, offers } = context;
   if (accessEffectOf(event.event) === 'none') {
-    const target = await locate(event, context);
+    const target = await entitlementKeyOfEvent(event, context);
     const entitlement = target && (await store.get(target.accountKey, target.productUid));
     return {
       outcome: 'applied',
@@ -63,7 +63,7 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   if (event.offerUid !== undefined && eventOffer === undefined) {
     return { outcome: 'unknown_offer', offerUid: event.offerUid };
   }
-  const target = namedByPayment(event, context) ?? (await locate(event, context));
+  const target = namedByPayment(event, context) ?? (await entitlementKeyOfEvent(event, context));
   if (target === undefined) return { outcome: 'unmatched' };
   // A unit is bought only by payment.succeeded, which always names its offer.
   const facts = eventOffer === undefined ? { paymentUid: event.paymentUid } : factsOf(event, eventOffer);
@@ -122,14 +122,6 @@ export async function applyEvent(event: WebhookEvent, context: ApplyContext): Pr
   };
 }
 
-/** The entitlement an event is about, when one can be named (for history of a duplicate delivery, say). */
-export function entitlementKeyOfEvent(
-  event: WebhookEvent,
-  context: ApplyContext,
-): Promise<EntitlementKey | undefined> {
-  return locate(event, context);
-}
-
 /**
  * What a read of the subscription says it is now, to settle a same-instant tie (same instant and
  * step, another outcome) with the held status. A failed read leaves the tie rule to decide.
@@ -154,10 +146,14 @@ function namedByPayment(event: WebhookEvent, context: ApplyContext): Entitlement
 }
 
 /**
- * The entitlement an event is about. Later events often carry no metadata: they are found through
- * the subscription or payment they name, and only then through metadata.
+ * The entitlement an event is about, when one can be named (the rules' target; the history's for a
+ * duplicate delivery). Later events often carry no metadata: they are found through the
+ * subscription or payment they name, and only then through metadata.
  */
-async function locate(event: WebhookEvent, context: ApplyContext): Promise<EntitlementKey | undefined> {
+export async function entitlementKeyOfEvent(
+  event: WebhookEvent,
+  context: ApplyContext,
+): Promise<EntitlementKey | undefined> {
   const { store, offers } = context;
   const named = namedByPayment(event, context);
   if (named) return named;
