@@ -17,8 +17,14 @@ const started = new Set<ChildProcess>();
  * Starts one route's server on the server core and waits until it listens; rejects when the
  * server exits first (a failed import, say) rather than waiting for a port that never comes.
  */
-export async function startServer(pinning: Pinning, framework: Framework, variant: Variant): Promise<Server> {
+export async function startServer(
+  pinning: Pinning,
+  framework: Framework,
+  variant: Variant,
+  nodeFlags: readonly string[] = [],
+): Promise<Server> {
   const { command, args } = pinning.wrap('server', process.execPath, [
+    ...nodeFlags,
     '--import',
     'tsx',
     SERVER,
