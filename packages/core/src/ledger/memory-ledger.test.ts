@@ -74,6 +74,21 @@ describe('memoryLedger', () => {
     expect((await ledger.claim('a')).status).toBe('duplicate');
   });
 
+  it('moves a lapsed claim taken over to the newest place, so the new holder is not the next forgotten', async () => {
+    const clock = fakeClock();
+    const ledger = memoryLedger({ max: 3, leaseMs: 1_000, now: clock.now });
+    await ledger.claim('a'); // never completed: lapses
+    await completeNow(ledger, 'b');
+    clock.advance(2_000);
+    const retry = await ledger.claim('a');
+    if (retry.status !== 'new') throw new Error('the lapsed claim was not taken over');
+    await completeNow(ledger, 'c');
+    await completeNow(ledger, 'd'); // full: the oldest place goes, which is no longer a's
+    expect((await ledger.claim('a')).status).toBe('in_progress');
+    await ledger.complete('a', retry.token);
+    expect((await ledger.claim('a')).status).toBe('duplicate');
+  });
+
   it('refuses options that would forget events inside the delivery window, or never let a claim lapse', () => {
     expect(() => memoryLedger({ ttlMs: DELIVERY_WINDOW_MS })).toThrow(
       expect.objectContaining({ code: 'invalid_option' }),

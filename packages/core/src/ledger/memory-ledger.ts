@@ -61,14 +61,14 @@ export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
     return digest;
   };
 
-  /** A new claim on the event in `slot` (an expired or lapsed one), or on a new event when slot is -1. */
+  /**
+   * A new claim on a new event (slot -1), or on one whose record expired or whose claim lapsed:
+   * that one moves to the newest place, so a claim in progress is never the next to be forgotten.
+   */
   function hold(id: Digest, slot: number, at: number): Claim {
     lastToken = lastToken === 0xffffffff ? 1 : lastToken + 1;
-    if (slot < 0) known.add(id, -(at + leaseMs), lastToken);
-    else {
-      known.values[slot] = -(at + leaseMs);
-      known.tokens[slot] = lastToken;
-    }
+    if (slot >= 0) known.remove(slot);
+    known.add(id, -(at + leaseMs), lastToken);
     return { status: 'new', token: lastToken };
   }
 
