@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { signWebhook } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { payOnCheckout } from '../support/checkout-driver.js';
@@ -50,13 +51,18 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
   }
 
   async function postWebhook(url: string, body: string, signature: string) {
-    const response = await fetch(`${url}/webhooks/dcb`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'service-signature': signature },
-      body,
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const response = await request(url)
+      .post('/webhooks/dcb')
+      .set({ 'content-type': 'application/json', 'service-signature': signature })
+      .send(body);
+    return { status: response.status, body: response.body as Record<string, unknown> };
   }
+
+  /** A GET as the signed-in account's browser sends it (supertest follows no redirect). */
+  const get = (url: string | URL, account: string) => {
+    const { origin, pathname, search } = new URL(url);
+    return request(origin).get(`${pathname}${search}`).set(as(account));
+  };
 
   const as = (account: string) => ({ [accountHeader]: account });
 
@@ -110,12 +116,11 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
     /** A form post as the partner's page makes it: with this account's form token. */
     async function checkout(url: string, account: string, fields: Record<string, string>) {
       const token = running?.kit.routes.formToken(account) ?? '';
-      return fetch(`${url}/checkout`, {
-        method: 'POST',
-        headers: { ...as(account), 'content-type': 'application/x-www-form-urlencoded', origin: url },
-        body: new URLSearchParams({ token, ...fields }),
-        redirect: 'manual',
-      });
+      return request(url)
+        .post('/checkout')
+        .set({ ...as(account), origin: url })
+        .type('form')
+        .send(new URLSearchParams({ token, ...fields }).toString());
     }
 
     it.each<BodyParsing>(['none', 'kept'])(
@@ -126,32 +131,27 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
         const first = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', token });
         const again = await checkout(app.url, 'alice', { offerUid: 'offer_full_unlock', token });
         expect(first.status).toBe(303);
-        const checkoutUrl = first.headers.get('location') ?? '';
+        const checkoutUrl = first.headers.location ?? '';
         expect(checkoutUrl).toMatch(new RegExp(`^${sandbox.checkoutBaseUrl}/c/pay_`));
-        expect(again.headers.get('location')).toBe(checkoutUrl);
+        expect(again.headers.location).toBe(checkoutUrl);
 
-        expect((await fetch(`${app.url}/unlock`, { headers: as('alice'), redirect: 'manual' })).status).toBe(
-          303,
-        );
+        expect((await get(`${app.url}/unlock`, 'alice')).status).toBe(303);
         const returned = await payOnCheckout(sandbox, checkoutUrl);
         expect(`${returned.origin}${returned.pathname}`).toBe(`${app.url}/return`);
 
-        const thanks = await fetch(returned, { headers: as('alice') });
+        const thanks = await get(returned, 'alice');
         expect(thanks.status).toBe(200);
-        expect(await thanks.json()).toMatchObject({
+        expect(thanks.body).toMatchObject({
           kind: 'return',
           state: 'succeeded',
           hasAccess: true,
         });
-        const other = await fetch(returned, { headers: as('bob') });
-        expect(other.status).toBe(404);
+        expect((await get(returned, 'bob')).status).toBe(404);
 
-        expect(await (await fetch(`${app.url}/unlock`, { headers: as('alice') })).text()).toBe('unlocked');
-        expect(
-          (await fetch(`${app.url}/unlock`, { headers: as('bob'), redirect: 'manual' })).headers.get(
-            'location',
-          ),
-        ).toBe('/offers?product=prod_full_unlock');
+        expect((await get(`${app.url}/unlock`, 'alice')).text).toBe('unlocked');
+        expect((await get(`${app.url}/unlock`, 'bob')).headers.location).toBe(
+          '/offers?product=prod_full_unlock',
+        );
 
         // The webhook lands after the return page granted: applied, and no second effect.
         await sandbox.deliverDue();
@@ -168,32 +168,27 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
 
     it("refuses what the form gets wrong and what is not the signed-in account's", async () => {
       const { app } = await start();
-      const json = await fetch(`${app.url}/checkout`, {
-        method: 'POST',
-        headers: { ...as('alice'), 'content-type': 'application/json' },
-        body: JSON.stringify({ offerUid: 'offer_full_unlock' }),
-      });
+      const json = await request(app.url)
+        .post('/checkout')
+        .set(as('alice'))
+        .send({ offerUid: 'offer_full_unlock' });
       expect(json.status).toBe(400);
       expect((await checkout(app.url, 'alice', { offerUid: 'no_such_offer' })).status).toBe(404);
-      const anonymous = await fetch(`${app.url}/checkout`, { method: 'POST', redirect: 'manual' });
-      expect(anonymous.status).toBe(401);
-      expect((await fetch(`${app.url}/return?paymentUid=pay_unknown`, { headers: as('alice') })).status).toBe(
-        404,
-      );
-      expect((await fetch(`${app.url}/premium`, { headers: as('alice') })).status).toBe(403);
-      const cancel = await fetch(`${app.url}/subscriptions/sub_unknown/cancel`, {
-        method: 'POST',
-        headers: { ...as('alice'), 'content-type': 'application/json' },
-        body: JSON.stringify({ when: 'NOW' }),
-      });
+      expect((await request(app.url).post('/checkout')).status).toBe(401);
+      expect((await get(`${app.url}/return?paymentUid=pay_unknown`, 'alice')).status).toBe(404);
+      expect((await get(`${app.url}/premium`, 'alice')).status).toBe(403);
+      const cancel = await request(app.url)
+        .post('/subscriptions/sub_unknown/cancel')
+        .set(as('alice'))
+        .send({ when: 'NOW' });
       expect(cancel.status).toBe(404);
     });
 
     it('cancels at period end, resumes and cancels now, only for the owner, with the store right before and after the webhooks', async () => {
       const { sandbox, app, kit } = await start();
       const started = await checkout(app.url, 'alice', { offerUid: 'offer_premium_monthly' });
-      const returned = await payOnCheckout(sandbox, started.headers.get('location') ?? '');
-      const thanks = (await (await fetch(returned, { headers: as('alice') })).json()) as {
+      const returned = await payOnCheckout(sandbox, started.headers.location ?? '');
+      const thanks = (await get(returned, 'alice')).body as {
         state: string;
         entitlement: { status: string; subscriptionUid: string; trialEndsAt: string | null };
       };
@@ -204,14 +199,13 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       await sandbox.deliverDue();
 
       const act = (account: string, action: 'cancel' | 'resume', when?: string) =>
-        fetch(`${app.url}/subscriptions/${subscriptionUid}/${action}`, {
-          method: 'POST',
-          headers: { ...as(account), 'content-type': 'application/json' },
-          body: JSON.stringify(when ? { when } : {}),
-        });
-      const read = async (response: Response) => ({
+        request(app.url)
+          .post(`/subscriptions/${subscriptionUid}/${action}`)
+          .set(as(account))
+          .send(when ? { when } : {});
+      const read = async (response: request.Response) => ({
         status: response.status,
-        view: (await response.json()) as {
+        view: response.body as {
           subscription?: { status: string; cancelAt: string | null };
           entitlement?: { status: string };
           hasAccess?: boolean;
@@ -256,7 +250,7 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
         view: { subscription: { status: 'CANCELED', cancelAt: null }, hasAccess: false },
       });
       expect(await settled()).toBe('REVOKED');
-      expect((await fetch(`${app.url}/premium`, { headers: as('alice') })).status).toBe(403);
+      expect((await get(`${app.url}/premium`, 'alice')).status).toBe(403);
       expect((await act('alice', 'cancel', 'NOW')).status).toBe(409);
     });
 
@@ -267,7 +261,7 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
         presentation: 'embedded',
       });
       expect(answer.status).toBe(200);
-      const view = (await answer.json()) as { kind: string; checkoutUrl: string };
+      const view = answer.body as { kind: string; checkoutUrl: string };
       expect(view.kind).toBe('checkout_embedded');
       expect(view.checkoutUrl.startsWith(`${sandbox.checkoutBaseUrl}/c/`)).toBe(true);
     });

@@ -4,6 +4,7 @@
  */
 import type { RequestListener } from 'node:http';
 import type { Sandbox } from '@dcbkit/sandbox';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { listen, type RunningServer } from '../support/listen.js';
@@ -27,53 +28,62 @@ describe.each(APP_VARIANTS)('$name: cross-site requests', (variant) => {
     return { sandbox, app, kit };
   }
 
-  const form = (fields: Record<string, string>, headers: Record<string, string>) => ({
-    method: 'POST',
-    headers: { [accountHeader]: 'alice', 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields),
-    redirect: 'manual' as const,
-  });
+  /** A form Alice's browser posts to the app, with the headers of the page it comes from. */
+  const form = (
+    app: RunningServer,
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string>,
+  ) =>
+    request(app.url)
+      .post(path)
+      .set({ [accountHeader]: 'alice', ...headers })
+      .type('form')
+      .send(new URLSearchParams(fields).toString());
 
   it('refuses a form another site posts with the session, even with a valid form token', async () => {
     const { app, kit } = await start();
     const token = kit.routes.formToken('alice');
     const evil = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
-    const checkout = await fetch(`${app.url}/checkout`, form({ offerUid: 'offer_full_unlock', token }, evil));
+    const checkout = await form(app, '/checkout', { offerUid: 'offer_full_unlock', token }, evil);
     expect(checkout.status).toBe(403);
-    expect(await checkout.json()).toEqual({
+    expect(checkout.body).toEqual({
       error: { code: 'cross_site_request', message: expect.any(String) },
     });
-    const cancel = await fetch(`${app.url}/subscriptions/sub_x/cancel`, form({ when: 'NOW', token }, evil));
+    const cancel = await form(app, '/subscriptions/sub_x/cancel', { when: 'NOW', token }, evil);
     expect(cancel.status).toBe(403);
-    const resume = await fetch(`${app.url}/subscriptions/sub_x/resume`, form({ token }, evil));
+    const resume = await form(app, '/subscriptions/sub_x/resume', { token }, evil);
     expect(resume.status).toBe(403);
   });
 
   it('refuses a same-site form without this account’s token, and accepts it with one', async () => {
     const { app, kit } = await start();
     const own = { origin: app.url, 'sec-fetch-site': 'same-origin' };
-    const missing = await fetch(`${app.url}/checkout`, form({ offerUid: 'offer_full_unlock' }, own));
+    const missing = await form(app, '/checkout', { offerUid: 'offer_full_unlock' }, own);
     expect(missing.status).toBe(403);
-    const bobs = await fetch(
-      `${app.url}/checkout`,
-      form({ offerUid: 'offer_full_unlock', token: kit.routes.formToken('bob') }, own),
+    const bobs = await form(
+      app,
+      '/checkout',
+      { offerUid: 'offer_full_unlock', token: kit.routes.formToken('bob') },
+      own,
     );
     expect(bobs.status).toBe(403);
-    const ok = await fetch(
-      `${app.url}/checkout`,
-      form({ offerUid: 'offer_full_unlock', token: kit.routes.formToken('alice') }, own),
+    const ok = await form(
+      app,
+      '/checkout',
+      { offerUid: 'offer_full_unlock', token: kit.routes.formToken('alice') },
+      own,
     );
     expect(ok.status).toBe(303);
   });
 
   it('never reads a state-changing field from the query string', async () => {
     const { app } = await start();
-    const answer = await fetch(`${app.url}/subscriptions/sub_x/cancel?when=PERIOD_END`, {
-      method: 'POST',
-      headers: { [accountHeader]: 'alice', 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const answer = await request(app.url)
+      .post('/subscriptions/sub_x/cancel?when=PERIOD_END')
+      .set(accountHeader, 'alice')
+      .send({});
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    expect(answer.body).toMatchObject({ error: { code: 'invalid_request' } });
   });
 });

@@ -5,6 +5,7 @@
 import type { RequestListener } from 'node:http';
 import type { ReconcileStore } from '@dcbkit/core/store';
 import type { Sandbox } from '@dcbkit/sandbox';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { listen, type RunningServer } from '../support/listen.js';
@@ -32,12 +33,17 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
   }
 
   const ownPage = (app: RunningServer) => ({ origin: app.url, 'sec-fetch-site': 'same-origin' });
-  const form = (fields: Record<string, string>, headers: Record<string, string>) => ({
-    method: 'POST',
-    headers: { [accountHeader]: 'alice', 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(fields),
-    redirect: 'manual' as const,
-  });
+  /** A checkout form Alice's browser posts from the app's own page. */
+  const checkout = (
+    app: RunningServer,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) =>
+    request(app.url)
+      .post('/checkout')
+      .set({ [accountHeader]: 'alice', ...ownPage(app), ...headers })
+      .type('form')
+      .send(new URLSearchParams(fields).toString());
 
   it.each(['GET', 'PUT', 'DELETE'])(
     'routes mounted on every method answer %s with 405 and change nothing',
@@ -51,16 +57,12 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
       ];
       for (const path of paths) {
         // What a link or a top-level navigation sends: the session's cookie and the query.
-        const answer = await fetch(`${app.url}${path}`, {
-          method,
-          headers: { [accountHeader]: 'alice', 'sec-fetch-site': 'cross-site' },
-          redirect: 'manual',
-        });
+        const answer = await request(app.url)
+          [method.toLowerCase() as 'get' | 'put' | 'delete'](path)
+          .set({ [accountHeader]: 'alice', 'sec-fetch-site': 'cross-site' });
         expect(answer.status, `${method} ${path}`).toBe(405);
-        expect(answer.headers.get('allow')).toBe('POST');
-        if (method !== 'HEAD') {
-          expect(await answer.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
-        }
+        expect(answer.headers.allow).toBe('POST');
+        expect(answer.body).toMatchObject({ error: { code: 'method_not_allowed' } });
       }
       // No checkout was started for the account.
       const store = kit.store as PartnerKit['store'] & Pick<ReconcileStore, 'listPendingPaymentsOfAccount'>;
@@ -72,16 +74,10 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
     const { app, kit } = await start();
     const token = kit.routes.formToken('alice', 'session_a');
     const fields = { offerUid: 'offer_full_unlock', token };
-    const other = await fetch(
-      `${app.url}/checkout`,
-      form(fields, { ...ownPage(app), [sessionHeader]: 'session_b' }),
-    );
+    const other = await checkout(app, fields, { [sessionHeader]: 'session_b' });
     expect(other.status).toBe(403);
-    expect(await other.json()).toMatchObject({ error: { code: 'cross_site_request' } });
-    const own = await fetch(
-      `${app.url}/checkout`,
-      form(fields, { ...ownPage(app), [sessionHeader]: 'session_a' }),
-    );
+    expect(other.body).toMatchObject({ error: { code: 'cross_site_request' } });
+    const own = await checkout(app, fields, { [sessionHeader]: 'session_a' });
     expect(own.status).toBe(303);
   });
 
@@ -89,12 +85,11 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
     const { app, kit } = await start('post', { checkoutBaseUrl: 'https://checkout.elsewhere.example' });
     for (const presentation of ['redirect', 'embedded']) {
       const fields = { offerUid: 'offer_full_unlock', presentation, token: kit.routes.formToken('alice') };
-      const answer = await fetch(`${app.url}/checkout`, form(fields, ownPage(app)));
+      const answer = await checkout(app, fields);
       expect(answer.status).toBe(502);
-      expect(answer.headers.get('location')).toBeNull();
-      const text = await answer.text();
-      expect(text).not.toContain('/c/');
-      expect(JSON.parse(text)).toMatchObject({ error: { code: 'service_unavailable' } });
+      expect(answer.headers.location).toBeUndefined();
+      expect(answer.text).not.toContain('/c/');
+      expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'service_unavailable' } });
     }
     expect(kit.logs.some((line) => line.includes('checkout URL'))).toBe(true);
   });
@@ -102,9 +97,9 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
   it('takes the checkout URL on the sandbox’s own checkout host', async () => {
     const { app, kit, sandbox } = await start('post');
     const fields = { offerUid: 'offer_full_unlock', token: kit.routes.formToken('alice') };
-    const answer = await fetch(`${app.url}/checkout`, form(fields, ownPage(app)));
+    const answer = await checkout(app, fields);
     expect(answer.status).toBe(303);
-    expect(answer.headers.get('location')).toMatch(new RegExp(`^${sandbox.checkoutBaseUrl}/c/pay_`));
+    expect(answer.headers.location).toMatch(new RegExp(`^${sandbox.checkoutBaseUrl}/c/pay_`));
   });
 
   it('reads the first of a repeated form field, whatever parsed it', async () => {
@@ -112,17 +107,13 @@ describe.each(APP_VARIANTS)('$name: hardening', (variant) => {
     // `when=LATER&when=NOW`: the first is invalid (400); reading the last would go on to look the
     // subscription up (404).
     const body = `when=LATER&when=NOW&token=${encodeURIComponent(kit.routes.formToken('alice'))}`;
-    const answer = await fetch(`${app.url}/subscriptions/sub_x/cancel`, {
-      method: 'POST',
-      headers: {
-        [accountHeader]: 'alice',
-        'content-type': 'application/x-www-form-urlencoded',
-        ...ownPage(app),
-      },
-      body,
-    });
+    const answer = await request(app.url)
+      .post('/subscriptions/sub_x/cancel')
+      .set({ [accountHeader]: 'alice', ...ownPage(app) })
+      .type('form')
+      .send(body);
     expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({
+    expect(answer.body).toMatchObject({
       error: { code: 'invalid_request', message: expect.stringContaining('when') },
     });
   });

@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { DcbError, type ErrorContext } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
 import pino from 'pino';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { listen, type RunningServer } from '../support/listen.js';
@@ -80,12 +81,16 @@ describe.each(APP_VARIANTS)('$name: misconfiguration', (variant) => {
     });
     listener = await variant.build(kit, 'none', (error) => appErrors.push(error));
     const checkout = () =>
-      fetch(`${app.url}/checkout`, {
-        method: 'POST',
-        headers: { [accountHeader]: 'alice', 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ offerUid: 'offer_full_unlock', token: kit.routes.formToken('alice') }),
-        redirect: 'manual',
-      });
+      request(app.url)
+        .post('/checkout')
+        .set(accountHeader, 'alice')
+        .type('form')
+        .send(
+          new URLSearchParams({
+            offerUid: 'offer_full_unlock',
+            token: kit.routes.formToken('alice'),
+          }).toString(),
+        );
     return { sandbox, kit, lines, reported, appErrors, checkout };
   }
 
@@ -94,7 +99,7 @@ describe.each(APP_VARIANTS)('$name: misconfiguration', (variant) => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await checkout();
       expect(response.status).toBe(500);
-      expect(await response.json()).toEqual({ appError: 'token_refused' });
+      expect(response.body).toEqual({ appError: 'token_refused' });
     }
     expect(appErrors).toHaveLength(2);
     expect(appErrors[0]).toBeInstanceOf(DcbError);
@@ -113,7 +118,7 @@ describe.each(APP_VARIANTS)('$name: misconfiguration', (variant) => {
   it('a base URL that is not the service is wrong_base_url, never “token refused”', async () => {
     const { appErrors, lines, checkout } = await start({ baseUrl: await notTheService() });
     const response = await checkout();
-    expect(await response.json()).toEqual({ appError: 'wrong_base_url' });
+    expect(response.body).toEqual({ appError: 'wrong_base_url' });
     expect(appErrors).toHaveLength(1);
     expect(lines.find((line) => line.level === ERROR_LEVEL)?.msg).toContain('without /v1');
   });
@@ -125,7 +130,7 @@ describe.each(APP_VARIANTS)('$name: misconfiguration', (variant) => {
     });
     const response = await checkout();
     expect(response.status).toBe(502);
-    expect(await response.json()).toMatchObject({ error: { code: 'service_unavailable' } });
+    expect(response.body).toMatchObject({ error: { code: 'service_unavailable' } });
     expect(appErrors).toHaveLength(0);
     expect(lines.some((line) => line.level === 40 && line.msg.includes('unavailable'))).toBe(true);
 

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { Sandbox } from '@dcbkit/sandbox';
 import { CheckoutBrowser } from '@dcbkit/sandbox/testing';
+import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { payOnCheckout } from '../support/checkout-driver.js';
@@ -28,8 +29,8 @@ afterEach(async () => {
 
 /** Every payment the sandbox has created, oldest first. */
 async function sandboxPayments(sandbox: Sandbox): Promise<{ paymentUid: string; offerUid: string }[]> {
-  const answer = await fetch(`${sandbox.apiBaseUrl}/sandbox/payments`);
-  return ((await answer.json()) as { data: { paymentUid: string; offerUid: string }[] }).data;
+  const answer = await request(sandbox.apiBaseUrl).get('/sandbox/payments');
+  return (answer.body as { data: { paymentUid: string; offerUid: string }[] }).data;
 }
 
 describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
@@ -47,30 +48,29 @@ describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
   /** A checkout form as the offers page renders it: a fresh form token, so a fresh nonce. */
   async function checkout(account: string, offerUid: string) {
     const { app, kit } = running as Running;
-    const response = await fetch(`${app.url}/checkout`, {
-      method: 'POST',
-      headers: {
-        [accountHeader]: account,
-        'content-type': 'application/x-www-form-urlencoded',
-        origin: app.url,
-      },
-      body: new URLSearchParams({ token: kit.routes.formToken(account), offerUid }),
-      redirect: 'manual',
-    });
-    const body =
-      response.status === 303 ? undefined : ((await response.json()) as { error?: { code: string } });
+    const response = await request(app.url)
+      .post('/checkout')
+      .set({ [accountHeader]: account, origin: app.url })
+      .type('form')
+      .send(new URLSearchParams({ token: kit.routes.formToken(account), offerUid }).toString());
+    const body = response.status === 303 ? undefined : (response.body as { error?: { code: string } });
     return {
       status: response.status,
-      location: response.headers.get('location') ?? '',
+      location: response.headers.location ?? '',
       code: body?.error?.code,
     };
+  }
+
+  /** The return page as the account's browser opens it. */
+  function openReturn(returned: URL, account: string) {
+    return request(returned.origin).get(`${returned.pathname}${returned.search}`).set(accountHeader, account);
   }
 
   /** Pays a started checkout from a line, comes back to the return page, lets the webhooks land. */
   async function pay(account: string, checkoutUrl: string, msisdn: string) {
     const { sandbox } = running as Running;
     const returned = await payOnCheckout(sandbox, checkoutUrl, msisdn);
-    expect((await fetch(returned, { headers: { [accountHeader]: account } })).status).toBe(200);
+    expect((await openReturn(returned, account)).status).toBe(200);
     await sandbox.deliverDue();
   }
 
@@ -149,19 +149,15 @@ describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
     const started = await checkout('alice', 'offer_full_unlock');
     const paymentUid = new URL(started.location).pathname.split('/').pop() ?? '';
     const cancel = (account: string) =>
-      fetch(`${app.url}/payments/${paymentUid}/cancel`, {
-        method: 'POST',
-        headers: {
-          [accountHeader]: account,
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: app.url,
-        },
-        body: new URLSearchParams({ token: kit.routes.formToken(account) }),
-      });
+      request(app.url)
+        .post(`/payments/${paymentUid}/cancel`)
+        .set({ [accountHeader]: account, origin: app.url })
+        .type('form')
+        .send(new URLSearchParams({ token: kit.routes.formToken(account) }).toString());
     expect((await cancel('bob')).status).toBe(404);
     const canceled = await cancel('alice');
     expect(canceled.status).toBe(200);
-    expect(await canceled.json()).toMatchObject({ kind: 'payment_canceled', paymentUid });
+    expect(canceled.body).toMatchObject({ kind: 'payment_canceled', paymentUid });
     expect((await kit.client.payments.retrieve(paymentUid)).status).toBe('CANCELED');
     // No longer pending: the next checkout starts a new payment.
     const again = await checkout('alice', 'offer_full_unlock');
@@ -170,11 +166,10 @@ describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
     // Paid, it can no longer be cancelled.
     await pay('alice', again.location, '+21620000000');
     const paid = new URL(again.location).pathname.split('/').pop() ?? '';
-    const late = await fetch(`${app.url}/payments/${paid}/cancel`, {
-      method: 'POST',
-      headers: { [accountHeader]: 'alice', 'content-type': 'application/json', origin: app.url },
-      body: '{}',
-    });
+    const late = await request(app.url)
+      .post(`/payments/${paid}/cancel`)
+      .set({ [accountHeader]: 'alice', origin: app.url })
+      .send({});
     expect(late.status).toBe(409);
   });
 
@@ -191,7 +186,7 @@ describe.each(APP_VARIANTS)('$name: one charge per account', (variant) => {
     const gaveUp = await browser.submit(refused, '/abandon');
     const back = /id="return"[^>]*href="([^"]+)"|href="([^"]+)"[^>]*id="return"/.exec(gaveUp.html);
     const returned = new URL((back?.[1] ?? back?.[2] ?? '').replaceAll('&amp;', '&'));
-    const view = await (await fetch(returned, { headers: { [accountHeader]: 'alice' } })).json();
+    const view = (await openReturn(returned, 'alice')).body;
     expect(view).toMatchObject({
       state: 'failed',
       failureCode: 'SUB-108',

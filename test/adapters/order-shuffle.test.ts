@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { signWebhook } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { expectEveryEntitlementExplained } from '../support/explain-every.js';
@@ -79,11 +80,10 @@ describe.each(APP_VARIANTS)('$name: same-instant events in any order', (variant)
       for (const position of order) {
         const body = JSON.stringify(events[position]);
         const signature = signWebhook({ payload: body, secret: sandbox.credentials.webhookSecret });
-        const response = await fetch(`${app.url}/webhooks/dcb`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'service-signature': signature },
-          body,
-        });
+        const response = await request(app.url)
+          .post('/webhooks/dcb')
+          .set({ 'content-type': 'application/json', 'service-signature': signature })
+          .send(body);
         expect(response.status).toBe(200);
       }
       const entitlement = await kit.store.get(account, 'prod_premium');
