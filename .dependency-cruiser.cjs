@@ -19,6 +19,8 @@ const layers = {
     'access',
     'offers',
     'ledger',
+    // The business view's facts and buckets: pure, read by the store, written by apply.
+    'metrics',
     'store',
     'apply',
     'client',

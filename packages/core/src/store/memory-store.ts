@@ -5,6 +5,8 @@ import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
 import type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './entitlement-store.js';
 import type { HistoryStore } from './history-store.js';
 import { DEFAULT_MEMORY_HISTORY_LIMIT, memoryHistory } from './memory-history.js';
+import { memoryMetrics } from './memory-metrics.js';
+import type { MetricsStore } from './metrics-store.js';
 import type { PendingPayment, ReconcileStore } from './reconcile-store.js';
 
 export interface MemoryStoreOptions {
@@ -39,7 +41,8 @@ function keyText(key: EntitlementKey): string {
 
 /**
  * An in-process EntitlementStore, for development, tests and single-instance apps: entitlements
- * are lost on restart. It keeps reconciliation's bookkeeping and a bounded history too. Updates are atomic because each runs without yielding to the event loop.
+ * are lost on restart. It keeps reconciliation's bookkeeping, a bounded history and the business
+ * view's daily totals too. Updates are atomic because each runs without yielding to the event loop.
  * Records are handed out without copying: the Entitlement type is readonly throughout, and every
  * change makes a new record, so one already returned never changes.
  *
@@ -49,8 +52,9 @@ function keyText(key: EntitlementKey): string {
  */
 export function memoryStore(
   options: MemoryStoreOptions = {},
-): EntitlementStore & ReconcileStore & HistoryStore {
+): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore {
   const history = memoryHistory(options.historyLimit ?? DEFAULT_MEMORY_HISTORY_LIMIT);
+  const metrics = memoryMetrics();
   // An account holds a few products: a small array per account is cheaper than a Map.
   const accounts = new Map<string, Slot[]>();
   const bySubscription = new Map<string, Slot>();
@@ -117,6 +121,7 @@ export function memoryStore(
 
   return {
     ...history,
+    ...metrics,
     async get(accountKey, productUid) {
       return slotOf(accountKey, productUid)?.entitlement;
     },

@@ -1,0 +1,159 @@
+import type { OfferDefinition } from '../schemas/offer.js';
+import type { Money } from '../schemas/primitives.js';
+import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
+import type { MetricDay, MetricDays } from './metric-day.js';
+import type { MetricKind } from './metric-entry.js';
+
+/** One bucket of one offer (and currency: several currencies stay apart). */
+export interface MetricsRow {
+  /** The bucket's first instant, ISO 8601 UTC. */
+  readonly start: string;
+  readonly offerUid: string;
+  readonly productUid: string;
+  /** Subscriptions giving access as the bucket ended (trialing, active, cancelled at period end, or in a grace with access). */
+  readonly activeSubscribers: number;
+  readonly trialsStarted: number;
+  readonly trialsConverted: number;
+  /** Subscriptions that started paid, with no trial. */
+  readonly newSubscriptions: number;
+  readonly renewalsCollected: number;
+  /** Renewals (and trials' first charges) not collected: grace began. */
+  readonly renewalsFailed: number;
+  readonly graceRecovered: number;
+  readonly churned: {
+    readonly canceled: number;
+    readonly expired: number;
+    readonly suspended: number;
+    readonly revoked: number;
+  };
+  readonly unitsSold: number;
+  readonly unitsSpent: number;
+  readonly unlocksSold: number;
+  /** What the operator collected: the offer's price for a full charge, `amountCollected` where the service sent it. */
+  readonly collected: Money;
+}
+
+export interface MetricsReport {
+  /** The first bucket's start (the query's `from`, at its bucket's start). */
+  readonly from: string;
+  /** The last bucket's end. */
+  readonly to: string;
+  readonly interval: MetricsInterval;
+  /** Bucket by bucket, and within one bucket by offer, then currency. */
+  readonly rows: MetricsRow[];
+}
+
+type Counts = Record<MetricKind, number>;
+
+interface Series {
+  offerUid: string;
+  productUid: string;
+  currency: string;
+}
+
+const ZERO_COUNTS = (): Counts => ({
+  trial_started: 0,
+  trial_converted: 0,
+  new_subscription: 0,
+  renewal_collected: 0,
+  renewal_failed: 0,
+  grace_recovered: 0,
+  churn_canceled: 0,
+  churn_expired: 0,
+  churn_suspended: 0,
+  churn_revoked: 0,
+  unit_sold: 0,
+  unit_spent: 0,
+  unlock_sold: 0,
+});
+
+/**
+ * The rows of a metrics report from a store's daily totals: a row for every bucket of every offer
+ * the partner sells (zeros included, so a chart has no gaps) and of any other offer with facts.
+ * Pure; `days` must cover the buckets' days (`metricsDayRange`).
+ */
+export function metricsReport(
+  query: { from: Date; to: Date; interval: MetricsInterval },
+  stored: MetricDays,
+  offers: Iterable<OfferDefinition>,
+): MetricsReport {
+  const buckets = bucketsOf(query.from, query.to, query.interval);
+  const series = seriesOf(stored.days, offers);
+  const totals = new Map<string, { counts: Counts; amount: number; live: number }>();
+  for (const day of stored.days) {
+    const bucket = bucketIndexOf(day.day, buckets);
+    if (bucket < 0) continue;
+    const id = `${bucket}\n${seriesId(day)}`;
+    const total = totals.get(id) ?? { counts: ZERO_COUNTS(), amount: 0, live: 0 };
+    total.counts[day.kind] += day.count;
+    total.amount += day.amount;
+    total.live += day.live;
+    totals.set(id, total);
+  }
+  const live = new Map<string, number>();
+  for (const before of stored.liveBefore) live.set(offerId(before), before.live);
+  const rows: MetricsRow[] = [];
+  for (const [index, start] of buckets.starts.entries()) {
+    // Live subscribers move per offer, whatever the currency of what was collected.
+    for (const one of series) {
+      const total = totals.get(`${index}\n${seriesId(one)}`);
+      live.set(offerId(one), (live.get(offerId(one)) ?? 0) + (total?.live ?? 0));
+    }
+    for (const one of series) {
+      const total = totals.get(`${index}\n${seriesId(one)}`);
+      rows.push(
+        rowOf(start, one, total?.counts ?? ZERO_COUNTS(), total?.amount ?? 0, live.get(offerId(one)) ?? 0),
+      );
+    }
+  }
+  return {
+    from: buckets.starts[0]?.toISOString() ?? query.from.toISOString(),
+    to: buckets.end.toISOString(),
+    interval: query.interval,
+    rows,
+  };
+}
+
+function rowOf(start: Date, series: Series, counts: Counts, amount: number, live: number): MetricsRow {
+  return {
+    start: start.toISOString(),
+    offerUid: series.offerUid,
+    productUid: series.productUid,
+    activeSubscribers: live,
+    trialsStarted: counts.trial_started,
+    trialsConverted: counts.trial_converted,
+    newSubscriptions: counts.new_subscription,
+    renewalsCollected: counts.renewal_collected,
+    renewalsFailed: counts.renewal_failed,
+    graceRecovered: counts.grace_recovered,
+    churned: {
+      canceled: counts.churn_canceled,
+      expired: counts.churn_expired,
+      suspended: counts.churn_suspended,
+      revoked: counts.churn_revoked,
+    },
+    unitsSold: counts.unit_sold,
+    unitsSpent: counts.unit_spent,
+    unlocksSold: counts.unlock_sold,
+    collected: { amount, currency: series.currency },
+  };
+}
+
+/** The partner's offers in their order, then any other offer or currency that has facts. */
+function seriesOf(days: readonly MetricDay[], offers: Iterable<OfferDefinition>): Series[] {
+  const found = new Map<string, Series>();
+  for (const offer of offers) {
+    const one = { offerUid: offer.offerUid, productUid: offer.productUid, currency: offer.price.currency };
+    found.set(seriesId(one), one);
+  }
+  const others = new Map<string, Series>();
+  for (const { offerUid, productUid, currency } of days) {
+    const one = { offerUid, productUid, currency };
+    if (!found.has(seriesId(one))) others.set(seriesId(one), one);
+  }
+  const extra = [...others.values()].sort((a, b) => seriesId(a).localeCompare(seriesId(b)));
+  return [...found.values(), ...extra];
+}
+
+const seriesId = (series: Series) => `${series.offerUid}\n${series.productUid}\n${series.currency}`;
+const offerId = (offer: { offerUid: string; productUid: string }) => `${offer.offerUid}\n${offer.productUid}`;
