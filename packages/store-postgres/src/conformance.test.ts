@@ -1,6 +1,7 @@
 import {
   runHistoryConformance,
   runLedgerConformance,
+  runMetricsConformance,
   runReconcileConformance,
   runStoreConformance,
 } from '@dcbkit/core/store';
@@ -30,6 +31,7 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   runStoreConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runReconcileConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runHistoryConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runMetricsConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => shortLease.ledger, {
     name: 'postgresStore, short lease',
@@ -51,5 +53,6 @@ describe('on PGlite', () => {
   runStoreConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runReconcileConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runHistoryConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runMetricsConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });
 });

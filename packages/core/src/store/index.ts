@@ -14,6 +14,8 @@ export {
 } from '../access/reconcile-deadline.js';
 export { eventKey } from '../ledger/event-key.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
+export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
+export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
 export type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
 export { historyChecks, runHistoryConformance } from './conformance/history-conformance.js';
@@ -23,6 +25,7 @@ export {
   ledgerLeaseChecks,
   runLedgerConformance,
 } from './conformance/ledger-conformance.js';
+export { metricsChecks, runMetricsConformance } from './conformance/metrics-conformance.js';
 export { reconcileChecks, runReconcileConformance } from './conformance/reconcile-conformance.js';
 export { runStoreConformance, storeChecks } from './conformance/store-conformance.js';
 export type {
@@ -41,6 +44,7 @@ export {
   type HistoryStore,
   isHistoryStore,
 } from './history-store.js';
+export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {
   type DueEntitlementsQuery,
   isReconcileStore,

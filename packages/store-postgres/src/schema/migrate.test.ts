@@ -25,7 +25,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7, 8], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
       'dcbkit_entitlement_payments',
@@ -34,6 +34,8 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'dcbkit_events',
       'dcbkit_history',
       'dcbkit_locks',
+      'dcbkit_metric_days',
+      'dcbkit_metric_keys',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
     ]);
@@ -49,7 +51,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7, 8], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
@@ -62,6 +64,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         { version: 5 },
         { version: 6 },
         { version: 7 },
+        { version: 8 },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -81,6 +84,8 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'one_events',
       'one_history',
       'one_locks',
+      'one_metric_days',
+      'one_metric_keys',
       'one_migrations',
       'one_pending_payments',
       'two_entitlement_payments',
@@ -89,6 +94,8 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'two_events',
       'two_history',
       'two_locks',
+      'two_metric_days',
+      'two_metric_keys',
       'two_migrations',
       'two_pending_payments',
     ]);
@@ -106,7 +113,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
 
@@ -120,7 +127,7 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7, 8], version: LATEST_VERSION });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
       'dcbkit_entitlement_payments',
@@ -129,6 +136,8 @@ describe('migrate on PGlite', () => {
       'dcbkit_events',
       'dcbkit_history',
       'dcbkit_locks',
+      'dcbkit_metric_days',
+      'dcbkit_metric_keys',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
     ]);
@@ -166,6 +175,10 @@ describe('migrate on PGlite', () => {
       'history_recorded_idx',
       'locks',
       'locks_pkey',
+      'metric_days',
+      'metric_days_pkey',
+      'metric_keys',
+      'metric_keys_pkey',
       'migrations',
       'migrations_pkey',
       'pending_payments',

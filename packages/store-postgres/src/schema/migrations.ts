@@ -205,6 +205,30 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX ${t.index('history_recorded_idx')} ON ${t.history} (recorded_at)`,
     ],
   },
+  {
+    version: 8,
+    name: 'the business view: daily totals and the keys they counted',
+    statements: (t) => [
+      // Every fact's key, so that a fact seen again (a redelivery, a read, another instance at the
+      // same moment) adds nothing. Kept past the history's pruning, as the totals are.
+      `CREATE TABLE ${t.metricKeys} (
+        key text PRIMARY KEY,
+        recorded_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      // A year of daily metrics reads a few thousand of these rows, whatever the number of facts.
+      `CREATE TABLE ${t.metricDays} (
+        day date NOT NULL,
+        offer_uid text NOT NULL,
+        product_uid text NOT NULL,
+        kind text NOT NULL,
+        currency text NOT NULL,
+        count bigint NOT NULL,
+        amount bigint NOT NULL,
+        live bigint NOT NULL,
+        PRIMARY KEY (day, offer_uid, product_uid, kind, currency)
+      )`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -27,6 +27,10 @@ export interface TableNames {
   readonly entitlementUnits: string;
   /** The history of every decision (core's HistoryStore), one row per entry. */
   readonly history: string;
+  /** The business view's daily totals (core's MetricsStore). */
+  readonly metricDays: string;
+  /** The key of every fact the totals counted. */
+  readonly metricKeys: string;
   /** An index name, quoted and unqualified (CREATE INDEX takes it so). */
   index(name: string): string;
 }
@@ -87,6 +91,8 @@ export function tableNames(options: TableNameOptions = {}): TableNames {
     entitlementPayments: qualified('entitlement_payments'),
     entitlementUnits: qualified('entitlement_units'),
     history: qualified('history'),
+    metricDays: qualified('metric_days'),
+    metricKeys: qualified('metric_keys'),
     index: (name: string) => quote(tablePrefix + name),
   };
 }

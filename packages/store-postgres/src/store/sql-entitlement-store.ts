@@ -6,6 +6,7 @@ import {
   type EntitlementUpdate,
   type HistoryStore,
   isLiveSubscription,
+  type MetricsStore,
   type ReconcileStore,
   reconcileDeadline,
 } from '@dcbkit/core/store';
@@ -20,6 +21,7 @@ import {
   NOTHING_HELD,
 } from './held-facts.js';
 import { historyMethods } from './history-methods.js';
+import { metricsMethods } from './metrics-methods.js';
 import { reconcileMethods } from './reconcile-methods.js';
 import { type StoreStatements, storeStatements } from './store-statements.js';
 
@@ -168,7 +170,7 @@ export async function updateInTransaction(
 export function sqlEntitlementStore(
   executor: SqlExecutor,
   names: TableNames,
-): EntitlementStore & ReconcileStore & HistoryStore {
+): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore {
   const sql = storeStatements(names);
   const first = async (text: string, params: unknown[]) =>
     (await executor.query<DataRow>(text, params)).rows[0]?.data;
@@ -191,5 +193,6 @@ export function sqlEntitlementStore(
     findByPaymentUid: (paymentUid) => first(sql.byPayment, [paymentUid]),
     ...reconcileMethods(executor, sql),
     ...historyMethods(executor, names),
+    ...metricsMethods(executor, names),
   };
 }

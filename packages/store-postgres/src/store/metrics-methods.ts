@@ -1,0 +1,81 @@
+import { type MetricDay, type MetricEntry, type MetricsStore, utcDayOf } from '@dcbkit/core/store';
+import type { SqlExecutor } from '../executor/sql-executor.js';
+import type { TableNames } from '../schema/table-names.js';
+
+interface DayRow {
+  day: string;
+  offer_uid: string;
+  product_uid: string;
+  kind: MetricDay['kind'];
+  currency: string;
+  count: string | number;
+  amount: string | number;
+  live: string | number;
+}
+
+/**
+ * The business view's daily totals (core's MetricsStore) in the two tables of migration 8. A call
+ * is one statement: the keys not yet known are inserted, and only the facts whose key went in are
+ * added to their day's totals; a second instance inserting the same key waits on the first and
+ * then finds it, so a fact counts once across instances.
+ */
+export function metricsMethods(executor: SqlExecutor, t: TableNames): MetricsStore {
+  const record = `WITH input AS (
+      SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
+        $7::bigint[], $8::bigint[], $9::bigint[]) WITH ORDINALITY
+        AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, n)
+    ), fresh AS (
+      INSERT INTO ${t.metricKeys} (key) SELECT DISTINCT key FROM input
+      ON CONFLICT (key) DO NOTHING RETURNING key
+    ), first_seen AS (
+      SELECT DISTINCT ON (key) input.* FROM input JOIN fresh USING (key) ORDER BY key, n
+    )
+    INSERT INTO ${t.metricDays} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
+    SELECT day, offer_uid, product_uid, kind, currency, sum(count), sum(amount), sum(live)
+    FROM first_seen GROUP BY day, offer_uid, product_uid, kind, currency
+    ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
+      count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live`;
+  const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, count, amount, live
+    FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date`;
+  const liveBefore = `SELECT offer_uid, product_uid, sum(live) AS live
+    FROM ${t.metricDays} WHERE day < $1::date GROUP BY offer_uid, product_uid`;
+  return {
+    async recordMetrics(entries: readonly MetricEntry[]) {
+      if (entries.length === 0) return;
+      await executor.query(record, [
+        entries.map((entry) => entry.key),
+        entries.map((entry) => utcDayOf(entry.occurredAt)),
+        entries.map((entry) => entry.offerUid),
+        entries.map((entry) => entry.productUid),
+        entries.map((entry) => entry.kind),
+        entries.map((entry) => entry.currency),
+        entries.map((entry) => entry.count),
+        entries.map((entry) => entry.amount),
+        entries.map((entry) => entry.live),
+      ]);
+    },
+    async readMetricDays({ from, to }) {
+      const [found, before] = await Promise.all([
+        executor.query<DayRow>(days, [from, to]),
+        executor.query<{ offer_uid: string; product_uid: string; live: string | number }>(liveBefore, [from]),
+      ]);
+      return {
+        days: found.rows.map((row) => ({
+          day: row.day,
+          offerUid: row.offer_uid,
+          productUid: row.product_uid,
+          kind: row.kind,
+          currency: row.currency,
+          count: Number(row.count),
+          amount: Number(row.amount),
+          live: Number(row.live),
+        })),
+        liveBefore: before.rows.map((row) => ({
+          offerUid: row.offer_uid,
+          productUid: row.product_uid,
+          live: Number(row.live),
+        })),
+      };
+    },
+  };
+}
