@@ -10,9 +10,11 @@ export function memoryMetrics(): MetricsStore {
   const totals = new Map<string, Total>();
   return {
     async recordMetrics(entries: readonly MetricEntry[]) {
+      const counted: MetricEntry[] = [];
       for (const entry of entries) {
         if (seen.has(entry.key)) continue;
         seen.add(entry.key);
+        counted.push(entry);
         const day = utcDayOf(entry.occurredAt);
         const id = `${day}\n${entry.offerUid}\n${entry.productUid}\n${entry.kind}\n${entry.currency}`;
         const total = totals.get(id);
@@ -25,6 +27,7 @@ export function memoryMetrics(): MetricsStore {
           total.live += entry.live;
         }
       }
+      return counted;
     },
     async readMetricDays({ from, to }): Promise<MetricDays> {
       const days: MetricDay[] = [];

@@ -11,9 +11,10 @@ export interface MetricsStore {
   /**
    * Adds each entry whose `key` the store has not recorded before to its day's totals, and
    * remembers the key; an entry whose key is known adds nothing, here or on another instance at
-   * the same moment. All or nothing: rejects, recording none of them, when the write fails.
+   * the same moment. Resolves to the entries it counted (of a key given twice, the first), in the
+   * order given. All or nothing: rejects, recording none of them, when the write fails.
    */
-  recordMetrics(entries: readonly MetricEntry[]): Promise<void>;
+  recordMetrics(entries: readonly MetricEntry[]): Promise<MetricEntry[]>;
   /** The daily totals of the query's days, and the live subscribers as they began. */
   readMetricDays(query: MetricDaysQuery): Promise<MetricDays>;
 }

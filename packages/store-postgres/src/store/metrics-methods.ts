@@ -29,20 +29,22 @@ export function metricsMethods(executor: SqlExecutor, t: TableNames): MetricsSto
       ON CONFLICT (key) DO NOTHING RETURNING key
     ), first_seen AS (
       SELECT DISTINCT ON (key) input.* FROM input JOIN fresh USING (key) ORDER BY key, n
+    ), totals AS (
+      INSERT INTO ${t.metricDays} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
+      SELECT day, offer_uid, product_uid, kind, currency, sum(count), sum(amount), sum(live)
+      FROM first_seen GROUP BY day, offer_uid, product_uid, kind, currency
+      ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
+        count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live
     )
-    INSERT INTO ${t.metricDays} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
-    SELECT day, offer_uid, product_uid, kind, currency, sum(count), sum(amount), sum(live)
-    FROM first_seen GROUP BY day, offer_uid, product_uid, kind, currency
-    ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
-      count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live`;
+    SELECT key FROM fresh`;
   const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, count, amount, live
     FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date`;
   const liveBefore = `SELECT offer_uid, product_uid, sum(live) AS live
     FROM ${t.metricDays} WHERE day < $1::date GROUP BY offer_uid, product_uid`;
   return {
     async recordMetrics(entries: readonly MetricEntry[]) {
-      if (entries.length === 0) return;
-      await executor.query(record, [
+      if (entries.length === 0) return [];
+      const { rows } = await executor.query<{ key: string }>(record, [
         entries.map((entry) => entry.key),
         entries.map((entry) => utcDayOf(entry.occurredAt)),
         entries.map((entry) => entry.offerUid),
@@ -53,6 +55,9 @@ export function metricsMethods(executor: SqlExecutor, t: TableNames): MetricsSto
         entries.map((entry) => entry.amount),
         entries.map((entry) => entry.live),
       ]);
+      const fresh = new Set(rows.map((row) => row.key));
+      // Of a key given twice, the first: the one the statement counted.
+      return entries.filter((entry) => fresh.delete(entry.key));
     },
     async readMetricDays({ from, to }) {
       const [found, before] = await Promise.all([

@@ -38,6 +38,7 @@ function racyStore(): MetricsStore {
       await nextTick();
       for (const entry of fresh) seen.add(entry.key);
       await inner.recordMetrics(fresh.map((entry) => ({ ...entry, key: `${entry.key}:${Math.random()}` })));
+      return fresh;
     },
   };
 }

@@ -84,16 +84,23 @@ export const metricsChecks: readonly ConformanceCheck<MetricsStore>[] = [
     async run(store) {
       const offer = uniqueId('offer');
       const once = fact(offer, '2030-06-01T08:00:00.000Z', { live: 1 });
-      await store.recordMetrics([once, once]);
-      await store.recordMetrics([{ ...once, amount: 1 }]);
+      const other = fact(offer, '2030-06-01T08:30:00.000Z', { kind: 'unit_sold' });
+      assert.deepStrictEqual(
+        await store.recordMetrics([once, other, { ...once, amount: 2 }]),
+        [once, other],
+        'resolves to the entries it counted, the first of a repeated key',
+      );
+      assert.deepStrictEqual(await store.recordMetrics([{ ...once, amount: 1 }]), []);
       const racing = fact(offer, '2030-06-01T09:00:00.000Z', { kind: 'trial_started', amount: 0 });
-      await Promise.all(Array.from({ length: 6 }, () => store.recordMetrics([racing])));
+      const counted = await Promise.all(Array.from({ length: 6 }, () => store.recordMetrics([racing])));
+      assert.equal(counted.flat().length, 1, 'one of the calls at the same moment counted it');
       const totals = await totalsOf(store, offer);
       assert.deepStrictEqual(
         totals.map(({ kind, count, amount, live }) => ({ kind, count, amount, live })),
         [
           { kind: 'renewal_collected', count: 1, amount: 4500, live: 1 },
           { kind: 'trial_started', count: 1, amount: 0, live: 0 },
+          { kind: 'unit_sold', count: 1, amount: 4500, live: 0 },
         ],
       );
     },
