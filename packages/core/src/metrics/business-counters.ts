@@ -1,0 +1,84 @@
+import { type Counter, metrics } from '@opentelemetry/api';
+import type { MetricEntry, MetricKind } from './metric-entry.js';
+
+const METER_NAME = '@dcbkit/core';
+
+/** The counter and attributes each kind of fact adds to; kinds the counters do not show are absent. */
+const COUNTED: Partial<Record<MetricKind, { counter: CounterName; attributes: Record<string, string> }>> = {
+  renewal_collected: { counter: 'renewals', attributes: { 'dcbkit.result': 'collected' } },
+  trial_converted: { counter: 'renewals', attributes: { 'dcbkit.result': 'trial_converted' } },
+  renewal_failed: { counter: 'renewals', attributes: { 'dcbkit.result': 'failed' } },
+  grace_recovered: { counter: 'renewals', attributes: { 'dcbkit.result': 'grace_recovered' } },
+  unit_sold: { counter: 'units', attributes: { 'dcbkit.movement': 'sold' } },
+  unit_spent: { counter: 'units', attributes: { 'dcbkit.movement': 'spent' } },
+  churn_canceled: { counter: 'revocations', attributes: { 'dcbkit.cause': 'canceled' } },
+  churn_expired: { counter: 'revocations', attributes: { 'dcbkit.cause': 'expired' } },
+  churn_suspended: { counter: 'revocations', attributes: { 'dcbkit.cause': 'suspended' } },
+  churn_revoked: { counter: 'revocations', attributes: { 'dcbkit.cause': 'revoked' } },
+};
+
+type CounterName = 'renewals' | 'units' | 'revocations';
+
+/**
+ * The business as OpenTelemetry counters, through `@opentelemetry/api` (a no-op until the app
+ * registers a MeterProvider): facts as the store counted them, so each counts once across
+ * redeliveries and reads; payments by status; access granted and revoked; reconciliation repairs.
+ */
+export interface BusinessCounters {
+  /** Facts the store counted (what `recordMetrics` resolved to). */
+  facts(entries: readonly MetricEntry[]): void;
+  /** A payment event processed for the first time. */
+  payment(status: 'succeeded' | 'failed', offerUid: string | undefined): void;
+  /** Access began or ended for an account and product. */
+  access(change: 'granted' | 'revoked', productUid: string): void;
+  /** Entitlements a reconciliation run changed. */
+  repairs(count: number): void;
+}
+
+/** Creates the counters on the global meter provider as it is now (the app registers its SDK first). */
+export function createBusinessCounters(): BusinessCounters {
+  const meter = metrics.getMeter(METER_NAME);
+  const counters: Record<CounterName, Counter> = {
+    renewals: meter.createCounter('dcbkit.renewals', {
+      description:
+        'Subscription charges the operator collected or failed, trial conversions and recoveries from grace',
+    }),
+    units: meter.createCounter('dcbkit.units', { description: 'CONSUMABLE units sold and spent' }),
+    revocations: meter.createCounter('dcbkit.subscriptions.ended', {
+      description: 'Subscriptions that ended, by cause',
+    }),
+  };
+  const payments = meter.createCounter('dcbkit.payments', {
+    description: 'Payments that succeeded or failed',
+  });
+  const access = meter.createCounter('dcbkit.access', { description: 'Access granted and revoked' });
+  const repairs = meter.createCounter('dcbkit.reconcile.repairs', {
+    description: 'Entitlements reconciliation changed to match the service',
+  });
+  return {
+    facts(entries) {
+      for (const entry of entries) {
+        const counted = COUNTED[entry.kind];
+        if (counted)
+          counters[counted.counter].add(entry.count, {
+            ...counted.attributes,
+            'dcbkit.offer': entry.offerUid,
+          });
+      }
+    },
+    payment(status, offerUid) {
+      payments.add(
+        1,
+        offerUid === undefined
+          ? { 'dcbkit.status': status }
+          : { 'dcbkit.status': status, 'dcbkit.offer': offerUid },
+      );
+    },
+    access(change, productUid) {
+      access.add(1, { 'dcbkit.change': change, 'dcbkit.product': productUid });
+    },
+    repairs(count) {
+      if (count > 0) repairs.add(count);
+    },
+  };
+}
