@@ -1,19 +1,16 @@
-import { isStillOpen, offerStandings } from '../access/offer-standing.js';
 import { applyPaymentRead } from '../apply/apply-payment-read.js';
 import { historyRecorder } from '../apply/history-entry.js';
 import type { PendingPaymentKeeper } from '../apply/pending-payments.js';
 import { createClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter } from '../observability/error-reporter.js';
-import { reconcile } from '../reconcile/reconcile.js';
-import { type ReconcileRunOptions, requireReconcileStore } from '../reconcile/reconcile-options.js';
-import { startReconciler } from '../reconcile/start-reconciler.js';
 import { createPartnerRoutes } from '../routes/partner-routes.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
-import type { PendingPayment } from '../store/reconcile-store.js';
 import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
+import { accountViews } from './account-views.js';
 import { explainAccess } from './explain.js';
+import { kitReconcilers } from './kit-reconcile.js';
 import type { DcbKit, DcbKitConfig, DefaultStore } from './kit-types.js';
 import { checkReadiness } from './readiness.js';
 import { isClient, resolveKitConfig } from './resolve-kit-config.js';
@@ -57,21 +54,6 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
       recordHistory,
     });
-  const reconcileWithKit = (options: ReconcileRunOptions = {}) => {
-    requireReconcileStore(store, 'kit.reconcile');
-    return reconcile({ ...options, ...resolved.reconcile, client, store });
-  };
-  /** One reconcile run, then the history older than the retention pruned (under the same lock). */
-  const reconcileAndPrune = async (options: ReconcileRunOptions) => {
-    const report = await reconcileWithKit(options);
-    if (history !== undefined && !options.dryRun) {
-      const removed = await history.pruneHistory(new Date(Date.now() - resolved.historyRetentionMs));
-      if (removed > 0) logger.debug?.({ removed }, 'dcbkit: pruned history past its retention');
-    }
-    return report;
-  };
-  const pendingOf = async (accountKey: string): Promise<PendingPayment[]> =>
-    (await (store as PendingPaymentKeeper).listPendingPaymentsOfAccount?.(accountKey)) ?? [];
   // Made at once, so a return URL that is not an absolute http(s) URL is refused here, with the
   // other options, rather than when the routes are first used.
   const routes =
@@ -97,23 +79,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     logger,
     grantFromPayment,
     now,
-    async offerStandings(accountKey) {
-      const [entitlements, openCheckouts] = await Promise.all([
-        store.listByAccount(accountKey),
-        pendingOf(accountKey),
-      ]);
-      return offerStandings({
-        offers: offers.listed,
-        entitlements,
-        openCheckouts,
-        offerOf: offers.get,
-        now: now(),
-      });
-    },
-    async pendingPayments(accountKey) {
-      const at = now();
-      return (await pendingOf(accountKey)).filter((payment) => isStillOpen(payment, at));
-    },
+    ...accountViews(store as Store & PendingPaymentKeeper, offers, now),
     async checkConnection() {
       try {
         await client.checkConnection();
@@ -123,11 +89,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
         throw error;
       }
     },
-    reconcile: reconcileWithKit,
-    startReconciler(options) {
-      requireReconcileStore(store, 'kit.startReconciler');
-      return startReconciler(reconcileAndPrune, store, logger, options);
-    },
+    ...kitReconcilers(resolved, client),
     explain: (accountKey, options) => explainAccess({ store, client, offers, now }, accountKey, options),
     webhookHealth: () => webhook.health(),
     checkReadiness: () => checkReadiness(store, client),

@@ -91,7 +91,7 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
 /** Everything a partner app mounts, made from one configuration. */
 export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
   readonly client: DcbClient;
-  /** The webhook handler: hand it to createExpressWebhook / createKoaWebhook, or call it yourself. */
+  /** The webhook handler: hand it to your framework's adapter (createExpressWebhook, createKoaWebhook…), or call it yourself. */
   readonly webhook: WebhookHandler;
   /** Checkout, return, cancel, resume and the access check (needs `returnUrl`). */
   readonly routes: PartnerRoutes;
