@@ -105,7 +105,7 @@ const REFERENCE_TABLES = [
   },
   {
     doc: 'docs/errors.md',
-    source: 'packages/core/src/schemas/error-codes.ts',
+    source: 'packages/core/src/schemas/api-error-codes.ts',
     constant: 'ERROR_CODES',
     columns: { httpStatus: 1, meaning: 3 },
   },

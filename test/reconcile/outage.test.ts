@@ -1,4 +1,4 @@
-import { type Entitlement, hasAccess, recordPendingPayment, type Subscription } from '@dcbkit/core';
+import { type Entitlement, hasAccess, rememberPendingPayment, type Subscription } from '@dcbkit/core';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -35,9 +35,9 @@ describe('reconciliation after a receiver outage the service gave up on', () => 
     };
     const abandoned = await createPayment(world, 'user_returns_later');
     // The return page found it open and remembered it.
-    expect(await recordPendingPayment(kit.store, abandoned, 'user_returns_later', sandbox.clock.now())).toBe(
-      true,
-    );
+    expect(
+      await rememberPendingPayment(kit.store, abandoned, 'user_returns_later', sandbox.clock.now()),
+    ).toBe(true);
     expect(await pendingDeliveries(world)).toBe(0);
     for (const account of ['user_period_end', 'user_now', 'user_renews', 'user_fails']) {
       expect((await kit.store.get(account, 'prod_premium'))?.status).toBe('TRIALING');

@@ -24,15 +24,15 @@ export {
 } from './access/subscription-actions.js';
 export type { AccountKeyOptions } from './apply/account-key.js';
 export {
+  type ApplyPaymentReadOptions,
+  applyPaymentRead,
+  type GrantOutcome,
+  type GrantResult,
+} from './apply/apply-payment-read.js';
+export {
   type ApplySubscriptionReadOptions,
   applySubscriptionRead,
 } from './apply/apply-subscription-read.js';
-export {
-  type GrantFromPaymentOptions,
-  type GrantOutcome,
-  type GrantResult,
-  grantFromPayment,
-} from './apply/grant-from-payment.js';
 export type {
   AccessContext,
   EventContext,
@@ -40,7 +40,7 @@ export type {
   EventNamed,
   WebhookListeners,
 } from './apply/listeners.js';
-export { recordPendingPayment } from './apply/record-pending-payment.js';
+export { rememberPendingPayment } from './apply/pending-payments.js';
 export type { CapabilitiesApi } from './client/capabilities.js';
 export type { CreateClientOptions, RequestOptions } from './client/client-options.js';
 export { createClient, type DcbClient } from './client/create-client.js';
@@ -108,10 +108,10 @@ export {
 export type { RouteErrorCode } from './routes/route-error.js';
 export type { PartnerRouteHandlers } from './routes/route-handlers.js';
 export type { ReturnState, RouteResult, RouteView } from './routes/route-result.js';
+export type { ErrorCode } from './schemas/api-error-codes.js';
 export type { Capabilities, CapabilitiesQuery, ConsentMethod } from './schemas/capabilities.js';
 export type { CreatePaymentRequest, Presentation } from './schemas/create-payment.js';
 export type { Entitlement, EntitlementKey, EntitlementStatus } from './schemas/entitlement.js';
-export type { ErrorCode } from './schemas/error-codes.js';
 export type { WebhookEventName } from './schemas/event-names.js';
 export type { BillingPeriod, GracePolicy, OfferDefinition, OfferDefinitionInput } from './schemas/offer.js';
 export type { OfferType } from './schemas/offer-type.js';

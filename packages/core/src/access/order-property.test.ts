@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accountKeyResolver } from '../apply/account-key.js';
 import { applyEvent } from '../apply/apply-event.js';
+import { applyPaymentRead } from '../apply/apply-payment-read.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
-import { grantFromPayment } from '../apply/grant-from-payment.js';
 import { eventKey } from '../ledger/event-key.js';
 import { memoryLedger } from '../ledger/memory-ledger.js';
 import type { Entitlement } from '../schemas/entitlement.js';
@@ -220,7 +220,7 @@ async function runRead(
     (e) => e.event === 'payment.succeeded' && e.subscriptionUid === subscription.subscriptionUid,
   );
   if (payment === undefined || Date.parse(payment.occurredAt) > observedAt.getTime()) return;
-  await grantFromPayment(
+  await applyPaymentRead(
     {
       object: 'payment',
       paymentUid: payment.paymentUid as string,

@@ -26,7 +26,7 @@ export interface AccessContext {
   /** The event that changed access (for a server-side read, the payment as a payment.succeeded event). */
   event: WebhookEvent;
   /**
-   * `webhook`; `payment_read` when grantFromPayment granted from `GET /v1/payments/{uid}`;
+   * `webhook`; `payment_read` when applyPaymentRead (the return page, reconciliation) granted from `GET /v1/payments/{uid}`;
    * `reconciliation` when `reconcile` found the change with a server-side read (the events were missed).
    */
   source: 'webhook' | 'payment_read' | 'reconciliation';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { ERROR_CODES } from '../schemas/api-error-codes.js';
 import type { RequestIssue, RequestIssueCode } from '../schemas/create-payment.js';
-import { ERROR_CODES } from '../schemas/error-codes.js';
 import { DcbApiError } from './errors.js';
 
 const ISSUE_RANK: Record<RequestIssueCode, number> = { 'VAL-006': 0, 'VAL-001': 1, 'VAL-002': 2 };

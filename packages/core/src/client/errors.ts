@@ -1,7 +1,7 @@
 import { DcbError } from '../errors/dcb-error.js';
 import type { ApiErrorCode } from '../errors/error-codes.js';
+import type { ErrorCode } from '../schemas/api-error-codes.js';
 import type { RequestIssue } from '../schemas/create-payment.js';
-import type { ErrorCode } from '../schemas/error-codes.js';
 
 export interface DcbApiErrorInit {
   code: ApiErrorCode;

@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { successEnvelopeSchema } from '../schemas/envelope.js';
 import { checkUid } from './check-input.js';
 import type { RequestOptions } from './client-options.js';
+import type { PlannedRequest } from './planned-request.js';
 import { readApiAnswer } from './read-answer.js';
-import type { PlannedRequest } from './request-runner.js';
 
 /** Sends an authenticated API request (the runner bound to the client's token cache). */
 export type SendAuthenticated = <T>(request: PlannedRequest<T>, call?: RequestOptions) => Promise<T>;

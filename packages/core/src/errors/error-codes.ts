@@ -1,7 +1,7 @@
 import {
   ERROR_CODES as SERVICE_ERROR_CODES,
   type ErrorCode as ServiceErrorCode,
-} from '../schemas/error-codes.js';
+} from '../schemas/api-error-codes.js';
 
 /**
  * What a code is about, and so which error carries it and who answers it:

@@ -1,7 +1,7 @@
 import { hasAccess } from '../access/has-access.js';
-import { grantFromPayment } from '../apply/grant-from-payment.js';
+import { applyPaymentRead } from '../apply/apply-payment-read.js';
 import type { AccessContext } from '../apply/listeners.js';
-import { isPaymentOpen } from '../apply/record-pending-payment.js';
+import { isPaymentOpen } from '../apply/pending-payments.js';
 import type { PendingPayment } from '../store/reconcile-store.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
 import { readPolitely } from './read-politely.js';
@@ -10,7 +10,7 @@ import type { ReconcileChange } from './reconcile-report.js';
 /**
  * Settles one payment a return page left pending. A payment its webhook already applied is
  * forgotten without a read; otherwise `GET /v1/payments/{uid}` (the synchronous source of truth)
- * decides: SUCCEEDED grants through grantFromPayment (for a subscription, with its subscription
+ * decides: SUCCEEDED grants through applyPaymentRead (for a subscription, with its subscription
  * read too), a failed, expired or canceled one is forgotten, an open one is kept for the next run
  * until it is older than `pendingMaxAgeMs`.
  */
@@ -39,7 +39,7 @@ export async function checkPendingPayment(
     return { kind: 'settled' };
   }
   let listenerError: unknown;
-  const result = await grantFromPayment(payment, {
+  const result = await applyPaymentRead(payment, {
     store,
     offers: context.offers,
     ...context.accountKeys,

@@ -1,20 +1,25 @@
 import { dueReason } from '../access/reconcile-deadline.js';
 import { historyRecorder } from '../apply/history-entry.js';
-import { isDcbError } from '../errors/dcb-error.js';
+import { keptHistoryOf } from '../apply/kept-history.js';
 import { optionError } from '../errors/option-error.js';
+import type { DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
-import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
-import { isHistoryStore } from '../store/history-store.js';
-import type { DueEntitlementsQuery, PendingPayment } from '../store/reconcile-store.js';
-import type { CheckContext, CheckResult } from './check-context.js';
+import type { DueEntitlementsQuery } from '../store/reconcile-store.js';
+import type { CheckContext } from './check-context.js';
 import { checkPendingPayment } from './check-pending-payment.js';
+import { entitlementSource, keyOf, pendingPaymentSource } from './check-sources.js';
 import { checkSubscription } from './check-subscription.js';
 import { dryRunStore } from './dry-run-store.js';
-import { pagedSource, runBounded } from './paging.js';
+import { runBounded } from './paging.js';
 import { RateLimitGate, realSleep } from './rate-limit-gate.js';
-import { RateLimitBudgetSpent, type ReadBudget } from './read-politely.js';
-import { type ReconcileOptions, requireReconcileStore, resolveRunOptions } from './reconcile-options.js';
-import type { CheckReason, ReconcileFailure, ReconcileReport } from './reconcile-report.js';
+import {
+  type ReconcileOptions,
+  type ResolvedRunOptions,
+  requireReconcileStore,
+  resolveRunOptions,
+} from './reconcile-options.js';
+import type { CheckReason, ReconcileReport } from './reconcile-report.js';
+import { reportTally } from './report-tally.js';
 
 /**
  * Recovers entitlements whose webhooks were missed (a receiver down past the service's five
@@ -45,30 +50,67 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
   if (typeof store?.update !== 'function')
     throw optionError('reconcile', 'store', 'must be an EntitlementStore.');
   requireReconcileStore(store);
-  const now = options.now ?? (() => new Date());
+  const context = checkContextOf(options, run);
+  const { now, budget } = context;
   const logger = options.logger ?? {};
-  const budget: ReadBudget = {
-    gate: new RateLimitGate(options.sleep ?? realSleep, signal),
-    signal,
-    maxRateLimitWaits: run.maxRateLimitWaits,
-    maxRetryAfterMs: run.maxRetryAfterMs,
-    reads: 0,
+  const startedAt = now();
+  const report = emptyReport(startedAt);
+  const tally = reportTally(report, signal, run.maxChecks);
+  const query: Omit<DueEntitlementsQuery, 'limit'> = {
+    now: startedAt,
+    staleBefore: run.maxAgeMs === null ? null : new Date(startedAt.getTime() - run.maxAgeMs),
   };
-  const dryRun = run.dryRun;
-  const keepsHistory = !dryRun && options.history !== false && isHistoryStore(store);
-  const context: CheckContext = {
-    client,
+  const forAccount = run.accountKey;
+  const due = await entitlementSource(store, query, run.pageSize, forAccount);
+  await runBounded(due, run.concurrency, tally.mayStart, async (entitlement) => {
+    const reason: CheckReason =
+      forAccount === undefined ? (dueReason(entitlement, null, query) ?? 'stale') : 'requested';
+    await tally.settle(
+      { ...keyOf(entitlement), reason, subscriptionUid: entitlement.subscriptionUid ?? '' },
+      () => checkSubscription(entitlement, reason, context),
+    );
+  });
+  if (run.pendingPayments && report.stopped === undefined) {
+    const pending = await pendingPaymentSource(store, run.pageSize, forAccount);
+    await runBounded(pending, run.concurrency, tally.mayStart, async (payment) => {
+      const { accountKey, productUid, paymentUid } = payment;
+      await tally.settle({ accountKey, productUid, reason: 'pending_payment', paymentUid }, () =>
+        checkPendingPayment(payment, context),
+      );
+    });
+  }
+  report.reads = budget.reads;
+  report.rateLimitWaits = budget.gate.waits;
+  report.finishedAt = now().toISOString();
+  logReport(logger, report);
+  return report;
+}
+
+/** What each check of a run works with; a dry run's store writes nothing and its listeners never run. */
+function checkContextOf(options: ReconcileOptions, run: ResolvedRunOptions): CheckContext {
+  const { store } = options;
+  const { dryRun } = run;
+  return {
+    client: options.client,
     store: dryRun ? dryRunStore(store) : store,
     offers: isOffers(options.offers) ? options.offers : defineOffers(options.offers),
     accountKeys: { accountKeyField: options.accountKeyField, accountKeyOfEvent: options.accountKeyOfEvent },
     on: dryRun ? {} : (options.on ?? {}),
-    now,
+    now: options.now ?? (() => new Date()),
     pendingMaxAgeMs: run.pendingMaxAgeMs,
-    budget,
-    recordHistory: historyRecorder(keepsHistory ? store : undefined),
+    budget: {
+      gate: new RateLimitGate(options.sleep ?? realSleep, options.signal),
+      signal: options.signal,
+      maxRateLimitWaits: run.maxRateLimitWaits,
+      maxRetryAfterMs: run.maxRetryAfterMs,
+      reads: 0,
+    },
+    recordHistory: historyRecorder(dryRun ? undefined : keptHistoryOf(store, options.history)),
   };
-  const startedAt = now();
-  const report: ReconcileReport = {
+}
+
+function emptyReport(startedAt: Date): ReconcileReport {
+  return {
     startedAt: startedAt.toISOString(),
     finishedAt: startedAt.toISOString(),
     checked: 0,
@@ -79,87 +121,10 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
     failures: [],
     rateLimitWaits: 0,
   };
+}
 
-  const mayStart = () => {
-    if (signal?.aborted) report.stopped ??= 'aborted';
-    else if (report.checked >= run.maxChecks) report.stopped ??= 'limit';
-    if (report.stopped !== undefined) return false;
-    report.checked++;
-    return true;
-  };
-
-  /** Files one check's outcome in the report; a failed read is a failure, never a throw. */
-  const settle = async (target: Target, check: () => Promise<CheckResult>) => {
-    try {
-      record(report, target, await check());
-    } catch (error) {
-      if (signal?.aborted || isDcbError(error, 'aborted')) {
-        report.stopped ??= 'aborted';
-        return;
-      }
-      if (error instanceof RateLimitBudgetSpent) {
-        report.stopped ??= 'rate_limited';
-        report.failures.push(failureOf(target, 'SEC-001', error.message, error.lastRefusal));
-        return;
-      }
-      const code = isDcbError(error) ? String(error.code) : 'unknown';
-      report.failures.push(failureOf(target, code, (error as Error)?.message ?? String(error), error));
-    }
-  };
-
-  const query: Omit<DueEntitlementsQuery, 'limit'> = {
-    now: startedAt,
-    staleBefore: run.maxAgeMs === null ? null : new Date(startedAt.getTime() - run.maxAgeMs),
-  };
-  {
-    const forAccount = run.accountKey;
-    const due =
-      forAccount === undefined
-        ? pagedSource<Entitlement>(
-            (after) =>
-              store.listDueEntitlements({
-                ...query,
-                ...(after ? { after: keyOf(after) } : {}),
-                limit: run.pageSize,
-              }),
-            run.pageSize,
-          )
-        : accountSource(await store.listByAccount(forAccount));
-    await runBounded(due, run.concurrency, mayStart, async (entitlement) => {
-      const reason: CheckReason =
-        forAccount === undefined ? (dueReason(entitlement, null, query) ?? 'stale') : 'requested';
-      await settle(
-        { ...keyOf(entitlement), reason, subscriptionUid: entitlement.subscriptionUid ?? '' },
-        () => checkSubscription(entitlement, reason, context),
-      );
-    });
-  }
-  if (run.pendingPayments && report.stopped === undefined) {
-    const pending =
-      run.accountKey === undefined
-        ? pagedSource<PendingPayment>(
-            (after) =>
-              store.listPendingPayments({
-                ...(after ? { after: after.paymentUid } : {}),
-                limit: run.pageSize,
-              }),
-            run.pageSize,
-          )
-        : listSource(await store.listPendingPaymentsOfAccount(run.accountKey));
-    await runBounded(pending, run.concurrency, mayStart, async (payment) => {
-      const target: Target = {
-        accountKey: payment.accountKey,
-        productUid: payment.productUid,
-        reason: 'pending_payment',
-        paymentUid: payment.paymentUid,
-      };
-      await settle(target, () => checkPendingPayment(payment, context));
-    });
-  }
-
-  report.reads = budget.reads;
-  report.rateLimitWaits = budget.gate.waits;
-  report.finishedAt = now().toISOString();
+/** The run's summary at info level, and each failure at warn level. */
+function logReport(logger: DcbLogger, report: ReconcileReport): void {
   logger.info?.(
     {
       checked: report.checked,
@@ -181,55 +146,4 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
       `dcbkit: reconciliation could not check ${failure.subscriptionUid ?? failure.paymentUid}: ${failure.message}`,
     );
   }
-  return report;
-}
-
-/** The account's entitlements a read can check: those with a subscription. */
-function accountSource(entitlements: Entitlement[]): () => Promise<Entitlement | undefined> {
-  return listSource(entitlements.filter((entitlement) => entitlement.subscriptionUid !== null));
-}
-
-/** A list as a source runBounded takes: the next item, undefined once done. */
-function listSource<T>(items: readonly T[]): () => Promise<T | undefined> {
-  let next = 0;
-  return async () => items[next++];
-}
-
-interface Target extends EntitlementKey {
-  reason: CheckReason;
-  subscriptionUid?: string;
-  paymentUid?: string;
-}
-
-function keyOf(key: EntitlementKey): EntitlementKey {
-  return { accountKey: key.accountKey, productUid: key.productUid };
-}
-
-function record(report: ReconcileReport, target: Target, result: CheckResult): void {
-  switch (result.kind) {
-    case 'unchanged':
-      report.unchanged++;
-      return;
-    case 'failed':
-      report.failures.push(failureOf(target, result.code, result.message, undefined));
-      return;
-    case 'settled':
-      report.settledPayments++;
-      if (result.change === undefined) report.unchanged++;
-      break;
-    case 'changed':
-      break;
-  }
-  if (result.change) report.changes.push(result.change);
-  if (result.listenerError !== undefined) {
-    const error = result.listenerError;
-    // The change is committed: the listener is the partner's code, reported, not retried.
-    report.failures.push(
-      failureOf(target, 'processing_failed', `A listener threw: ${(error as Error)?.message}`, error),
-    );
-  }
-}
-
-function failureOf(target: Target, code: string, message: string, error: unknown): ReconcileFailure {
-  return { ...target, code, message, error };
 }

@@ -1,5 +1,5 @@
 import type { HttpAnswer } from '../http/http-answer.js';
-import type { PartnerRoutes } from './partner-routes.js';
+import type { PartnerRoutes } from './partner-route-types.js';
 import { answerForDeniedAccess } from './route-answers.js';
 
 /**

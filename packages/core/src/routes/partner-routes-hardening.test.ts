@@ -19,7 +19,7 @@ function routesWith(options: Partial<PartnerRoutesOptions> = {}) {
     client: fakeClient(waitingPayment((uid) => `https://checkout.example/c/${uid}`)),
     store: memoryStore(),
     offers,
-    grantFromPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
+    grantSucceededPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
     returnUrl: `${SHOP}/return`,
     logger,
     onError,

@@ -15,7 +15,7 @@ function routesWith(options: Pick<PartnerRoutesOptions, 'returnUrl' | 'allowedOr
     }),
     store: memoryStore(),
     offers: defineOffers([]),
-    grantFromPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
+    grantSucceededPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
     ...options,
   });
 }

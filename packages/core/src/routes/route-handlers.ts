@@ -1,4 +1,4 @@
-import type { PartnerRoutes } from './partner-routes.js';
+import type { PartnerRoutes } from './partner-route-types.js';
 import type { PartnerAction } from './run-route-request.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { DcbError } from '../errors/dcb-error.js';
 import { isRawBodyError } from '../http/body-error.js';
 import type { HttpAnswer } from '../http/http-answer.js';
-import type { RouteInput } from './partner-routes.js';
+import type { RouteInput } from './partner-route-types.js';
 import { answerForError, answerForResult } from './route-answers.js';
 import { isRouteError, type RouteErrorCode, routeError } from './route-error.js';
 import { fieldBodyTypeOf, isRecord, MAX_FORM_BYTES, parseFieldBody, routeFields } from './route-fields.js';

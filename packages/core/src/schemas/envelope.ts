@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from './api-error-codes.js';
 
 // Built in pure calls, zod imported as a namespace, so that bundlers can drop them: see index.ts.
 

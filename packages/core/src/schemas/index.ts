@@ -12,6 +12,7 @@
 //   reaches its file, with all it references: chained calls such as `.min(1)` are not known to be pure.
 // tree-shaking.test.ts checks both; bench/bundle-size measures the sizes.
 
+export { ERROR_CODES } from './api-error-codes.js';
 export { capabilitiesQuerySchema, capabilitiesSchema, consentMethodSchema } from './capabilities.js';
 export { checkCreatePaymentRequest, createPaymentRequestSchema } from './create-payment.js';
 export { entitlementSchema } from './entitlement.js';
@@ -21,7 +22,6 @@ export {
   successEnvelopeSchema,
   tokenResponseSchema,
 } from './envelope.js';
-export { ERROR_CODES } from './error-codes.js';
 export { isValidIdempotencyKey } from './idempotency.js';
 export { offerDefinitionSchema } from './offer.js';
 export { offerTypeSchema } from './offer-type.js';

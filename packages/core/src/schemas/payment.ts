@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from './api-error-codes.js';
 import { echoedMetadataSchema, timestampSchema } from './primitives.js';
 import { PAYMENT_STATUSES } from './statuses.js';
 

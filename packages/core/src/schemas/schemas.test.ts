@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, isErrorCode } from './api-error-codes.js';
 import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.js';
-import { ERROR_CODES, isErrorCode } from './error-codes.js';
 import { isValidIdempotencyKey } from './idempotency.js';
 import { offerDefinitionSchema } from './offer.js';
 import { canceledPaymentSchema, PAYMENT_STATUSES, paymentSchema } from './payment.js';

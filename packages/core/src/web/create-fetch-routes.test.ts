@@ -20,7 +20,7 @@ function setup(options: Partial<FetchRoutesOptions> = {}) {
     ),
     store,
     offers,
-    grantFromPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
+    grantSucceededPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
     returnUrl: `${SHOP}/return`,
     logger: {},
   });

@@ -1,6 +1,6 @@
 import type { DcbError } from '../errors/dcb-error.js';
 import { gateAnswer } from '../routes/gate-answer.js';
-import type { PartnerRoutes } from '../routes/partner-routes.js';
+import type { PartnerRoutes } from '../routes/partner-route-types.js';
 import type { RouteErrorCode } from '../routes/route-error.js';
 import { type PartnerRouteHandlers, partnerRouteHandlers } from '../routes/route-handlers.js';
 import type { RouteView } from '../routes/route-result.js';

@@ -5,7 +5,7 @@
  * store and ledger, and the fetch webhook and access gate run as they do on Node.
  */
 import { describe, expect, it } from 'vitest';
-import type { PartnerRoutes } from '../routes/partner-routes.js';
+import type { PartnerRoutes } from '../routes/partner-route-types.js';
 import { offers, paymentEvent, SECRET } from '../test-support/fixtures.js';
 import { bundleEntry, edgeRealm, whyNotBuilt } from '../test-support/neutral-bundle.js';
 import { signWebhook } from '../webhooks/sign-webhook.js';

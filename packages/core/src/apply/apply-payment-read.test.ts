@@ -5,7 +5,7 @@ import type { Payment } from '../schemas/payment.js';
 import { memoryStore } from '../store/memory-store.js';
 import { at, event, NOW, offers, paymentEvent, SECRET, signedRequest } from '../test-support/fixtures.js';
 import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
-import { grantFromPayment } from './grant-from-payment.js';
+import { applyPaymentRead } from './apply-payment-read.js';
 
 function payment(fields: Partial<Payment> = {}): Payment {
   return {
@@ -36,11 +36,11 @@ function setup() {
     now: () => NOW,
   });
   const grant = (read: Payment) =>
-    grantFromPayment(read, { store, offers, on: { accessGranted }, now: () => NOW });
+    applyPaymentRead(read, { store, offers, on: { accessGranted }, now: () => NOW });
   return { store, handler, grant, accessGranted };
 }
 
-describe('grantFromPayment', () => {
+describe('applyPaymentRead', () => {
   it('grants a SUCCEEDED payment read from the API, and the later webhook adds no second unit', async () => {
     const { store, handler, grant, accessGranted } = setup();
     const result = await grant(payment());
@@ -123,7 +123,7 @@ describe('grantFromPayment', () => {
     ['no_account', payment({ metadata: {}, subscriberUid: undefined })],
   ] as const)('writes nothing and says %s', async (outcome, read) => {
     const store = memoryStore();
-    const result = await grantFromPayment(read, { store, offers: offers.list });
+    const result = await applyPaymentRead(read, { store, offers: offers.list });
     expect(result).toEqual({ outcome, entitlement: undefined });
     expect(await store.listByAccount('user_1')).toEqual([]);
   });
@@ -153,7 +153,7 @@ describe('grantFromPayment', () => {
       ['end first', [ended, paid]],
     ] as const)('without a subscription read (%s): the webhooks decide', async (_order, webhooks) => {
       const { store, handler } = setup();
-      await grantFromPayment(subscriptionPayment, { store, offers, now: () => returnPageAt });
+      await applyPaymentRead(subscriptionPayment, { store, offers, now: () => returnPageAt });
       for (const e of webhooks) await handler(signedRequest(e));
       const after = await store.get('user_1', 'prod_premium');
       // Before the fix the read was stamped minute 20 and outranked both webhooks: ACTIVE for good.
@@ -172,7 +172,7 @@ describe('grantFromPayment', () => {
         currentPeriodEnd: at(10),
         cancelAt: null,
       }));
-      const { entitlement } = await grantFromPayment(subscriptionPayment, {
+      const { entitlement } = await applyPaymentRead(subscriptionPayment, {
         store,
         offers,
         readSubscription,

@@ -12,7 +12,7 @@ import { historyEntryOf, type RecordHistory, readDecision } from './history-entr
 import { accessChange, runAccessListeners, type WebhookListeners } from './listeners.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
-export interface GrantFromPaymentOptions extends AccountKeyOptions {
+export interface ApplyPaymentReadOptions extends AccountKeyOptions {
   store: EntitlementStore;
   offers: Offers | readonly OfferDefinitionInput[];
   /** `accessGranted` runs when this grant starts access (the later webhook then finds access already on). */
@@ -61,12 +61,12 @@ export interface GrantResult {
  *
  * @example
  * const payment = await client.payments.retrieve(req.query.paymentUid);
- * const { entitlement } = await handler.grantFromPayment(payment);
+ * const { entitlement } = await applyPaymentRead(payment, { store, offers });
  * res.render(hasAccess(entitlement) ? 'thanks' : 'waiting');
  */
-export async function grantFromPayment(
+export async function applyPaymentRead(
   payment: Payment,
-  options: GrantFromPaymentOptions,
+  options: ApplyPaymentReadOptions,
 ): Promise<GrantResult> {
   const { store, on = {}, now = () => new Date() } = options;
   const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
@@ -74,18 +74,7 @@ export async function grantFromPayment(
   const offer = offers.get(payment.offerUid);
   if (offer === undefined) return { outcome: 'unknown_offer', entitlement: undefined };
   const at = now();
-  const paymentEvent: WebhookEvent = {
-    event: 'payment.succeeded',
-    occurredAt: at.toISOString(),
-    paymentUid: payment.paymentUid,
-    status: payment.status,
-    productUid: payment.productUid,
-    offerUid: payment.offerUid,
-    orderId: payment.orderId,
-    subscriberUid: payment.subscriberUid,
-    subscriptionUid: payment.subscriptionUid,
-    metadata: payment.metadata,
-  };
+  const paymentEvent = succeededEventOf(payment, at);
   // As the webhook handler does, so both find the same account: else the subscriberUid.
   const accountKey = accountKeyResolver(options)(paymentEvent, true);
   if (accountKey === undefined) return { outcome: 'no_account', entitlement: undefined };
@@ -140,4 +129,20 @@ export async function grantFromPayment(
     source: 'payment_read',
   });
   return { outcome: 'granted', entitlement, previous };
+}
+
+/** The payment.succeeded event a succeeded payment read stands for, as of `at`. */
+function succeededEventOf(payment: Payment, at: Date): WebhookEvent {
+  return {
+    event: 'payment.succeeded',
+    occurredAt: at.toISOString(),
+    paymentUid: payment.paymentUid,
+    status: payment.status,
+    productUid: payment.productUid,
+    offerUid: payment.offerUid,
+    orderId: payment.orderId,
+    subscriberUid: payment.subscriberUid,
+    subscriptionUid: payment.subscriptionUid,
+    metadata: payment.metadata,
+  };
 }

@@ -27,9 +27,9 @@ export type PendingPaymentKeeper = Partial<
  *
  * @example
  * const payment = await kit.client.payments.retrieve(paymentUid);
- * await recordPendingPayment(kit.store, payment, user.id);
+ * await rememberPendingPayment(kit.store, payment, user.id);
  */
-export async function recordPendingPayment(
+export async function rememberPendingPayment(
   store: PendingPaymentKeeper,
   payment: Pick<Payment, 'paymentUid' | 'status' | 'productUid' | 'offerUid'> &
     Partial<Pick<Payment, 'checkoutUrl' | 'expiresAt'>>,

@@ -1,0 +1,35 @@
+import type { DcbClient } from '../client/create-client.js';
+import { reconcile } from '../reconcile/reconcile.js';
+import { type ReconcileRunOptions, requireReconcileStore } from '../reconcile/reconcile-options.js';
+import { startReconciler } from '../reconcile/start-reconciler.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { DcbKit } from './kit-types.js';
+import type { ResolvedKitConfig } from './resolve-kit-config.js';
+
+/** The kit's `reconcile` and `startReconciler`, on its store, offers, listeners and history. */
+export function kitReconcilers<Store extends EntitlementStore>(
+  resolved: ResolvedKitConfig<Store>,
+  client: DcbClient,
+): Pick<DcbKit<Store>, 'reconcile' | 'startReconciler'> {
+  const { store, history, logger } = resolved;
+  const reconcileWithKit = (options: ReconcileRunOptions = {}) => {
+    requireReconcileStore(store, 'kit.reconcile');
+    return reconcile({ ...options, ...resolved.reconcile, client, store });
+  };
+  /** One reconcile run, then the history older than the retention pruned (under the same lock). */
+  const reconcileAndPrune = async (options: ReconcileRunOptions) => {
+    const report = await reconcileWithKit(options);
+    if (history !== undefined && !options.dryRun) {
+      const removed = await history.pruneHistory(new Date(Date.now() - resolved.historyRetentionMs));
+      if (removed > 0) logger.debug?.({ removed }, 'dcbkit: pruned history past its retention');
+    }
+    return report;
+  };
+  return {
+    reconcile: reconcileWithKit,
+    startReconciler(options) {
+      requireReconcileStore(store, 'kit.startReconciler');
+      return startReconciler(reconcileAndPrune, store, logger, options);
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import type { OfferStanding } from '../access/offer-standing.js';
+import type { GrantResult } from '../apply/apply-payment-read.js';
+import type { WebhookListeners } from '../apply/listeners.js';
+import type { CreateClientOptions } from '../client/client-options.js';
+import type { DcbClient } from '../client/create-client.js';
+import type { EventLedger } from '../ledger/event-ledger.js';
+import type { ErrorHook } from '../observability/error-reporter.js';
+import type { DcbLogger } from '../observability/logger.js';
+import type { Offers } from '../offers/define-offers.js';
+import type { ReconcileRunOptions } from '../reconcile/reconcile-options.js';
+import type { ReconcileReport } from '../reconcile/reconcile-report.js';
+import type { Reconciler, StartReconcilerOptions } from '../reconcile/start-reconciler.js';
+import type { PartnerRoutes, PartnerRoutesOptions } from '../routes/partner-route-types.js';
+import type { OfferDefinitionInput } from '../schemas/offer.js';
+import type { Payment } from '../schemas/payment.js';
+import type { EntitlementStore } from '../store/entitlement-store.js';
+import type { HistoryStore } from '../store/history-store.js';
+import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
+import type { WebhookHandler } from '../webhooks/webhook-handler-types.js';
+import type { WebhookHealth } from '../webhooks/webhook-health.js';
+import type { AccessExplanation, ExplainOptions } from './explain.js';
+import type { Readiness } from './readiness.js';
+
+/** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping and history too. */
+export type DefaultStore = EntitlementStore & ReconcileStore & HistoryStore;
+
+export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
+  /** The API client, or its options (`configFromEnv(process.env).client`). */
+  client: DcbClient | CreateClientOptions;
+  /** The environment's webhook signing secret, or several while rotating. */
+  webhookSecrets: string | readonly string[];
+  /** Your offers, as in the console: they say what each offer grants and what your pages show. */
+  offers: Offers | readonly OfferDefinitionInput[];
+  /** Where entitlements live. Default: memoryStore() (per process, lost on restart). */
+  store?: Store;
+  /** Which events were processed. Default: memoryLedger() (per process). */
+  ledger?: EventLedger;
+  /**
+   * The payment metadata field that carries your user id. The routes write it at checkout and
+   * the webhook handler reads it, so the two can never disagree. Default `accountKey`.
+   */
+  accountKeyField?: string;
+  /** Absolute URL of your return page. Needed for the partner routes (`kit.routes`). */
+  returnUrl?: string;
+  /** Numbers to prefill on checkout for an account (never a substitute for consent). */
+  prefill?: PartnerRoutesOptions['prefill'];
+  /**
+   * Origins whose pages may post to checkout, cancel and resume. Default: the origin of `returnUrl`;
+   * needed with an app deep link as `returnUrl` (`myapp://done`), which has no web origin.
+   */
+  allowedOrigins?: readonly string[];
+  /**
+   * The key of the form tokens (`DCB_FORM_SECRET`), or several while rotating it: the first makes
+   * new tokens, any verifies. Default: derived from the webhook secrets, so every instance shares
+   * it without one more variable; set it to keep forms valid across a webhook secret rotation.
+   */
+  formSecret?: string | readonly string[];
+  /** How long a rendered form may be posted. Default 12 hours. */
+  formTokenMaxAgeMs?: number;
+  /**
+   * The environment's checkout host (`DCB_CHECKOUT_BASE_URL`): a checkout URL from the service on
+   * any other host is refused. Without it, any https host with the spec's `/c/{paymentUid}` path.
+   */
+  checkoutBaseUrl?: string;
+  /** Your listeners: per event name, and for access granted or revoked. At least once: make them idempotent. */
+  on?: WebhookListeners;
+  /** One logger for every part. pino plugs in as it is. Default: warnings and errors on the console. */
+  logger?: DcbLogger;
+  /** Your error tracker: receives the Error whenever the webhook answers 5xx or a route fails. */
+  onError?: ErrorHook;
+  /** Webhook signature tolerance in seconds (1 to 3600). Default 300. */
+  toleranceSeconds?: number;
+  /** Largest webhook body accepted. Default 1 MiB. */
+  maxBodyBytes?: number;
+  /** How long the store, ledger and listeners may take per delivery. Default 10 000 ms. */
+  timeoutMs?: number;
+  /**
+   * Record every decision (webhook, return page, reconciliation, cancel and resume, a spent unit)
+   * in the store's history, when the store keeps one (memoryStore and the SQL stores do). Default true.
+   */
+  history?: boolean;
+  /** How long history is kept: the running reconciler prunes older entries after each run. Default 90 days. */
+  historyRetentionDays?: number;
+  /**
+   * The clock of the client and the routes' access checks, for tests that move the sandbox's
+   * clock. Webhook signatures are always checked against the real time, as the service signs them.
+   */
+  now?: () => Date;
+}
+
+/** Everything a partner app mounts, made from one configuration. */
+export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
+  readonly client: DcbClient;
+  /** The webhook handler: hand it to your framework's adapter (createExpressWebhook, createKoaWebhook…), or call it yourself. */
+  readonly webhook: WebhookHandler;
+  /** Checkout, return, cancel, resume and the access check (needs `returnUrl`). */
+  readonly routes: PartnerRoutes;
+  readonly store: Store;
+  readonly ledger: EventLedger;
+  readonly offers: Offers;
+  readonly logger: DcbLogger;
+  /** The kit's clock (`config.now`, else the real time): read it where a page decides by time. */
+  now(): Date;
+  /**
+   * What the account may do with each listed offer now (buy, subscribe with or without the trial,
+   * owned, subscribed with its actions, a checkout to continue), by offerUid: render the offers
+   * page from it, as the checkout route decides by the same rule.
+   */
+  offerStandings(accountKey: string): Promise<ReadonlyMap<string, OfferStanding>>;
+  /**
+   * The account's payments still open (started, not expired, not settled), oldest uid first: list
+   * them on the account page with "continue" (`checkoutUrl`) and "cancel" (the cancelPayment route).
+   * Empty with a store that keeps no pending payments.
+   */
+  pendingPayments(accountKey: string): Promise<PendingPayment[]>;
+  /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
+  grantFromPayment(payment: Payment): Promise<GrantResult>;
+  /**
+   * Gets an access token now and logs the failure with its fix: call it at startup so a wrong
+   * secret, base URL or a stopped service is known before the first subscriber meets it.
+   */
+  checkConnection(): Promise<void>;
+  /**
+   * Recovers entitlements whose webhooks were missed, with server-side reads, through the same
+   * rules as the webhooks; your accessGranted / accessRevoked listeners run with
+   * `source: 'reconciliation'`. Call it from your scheduler (docs/reconcile.md).
+   */
+  reconcile(options?: ReconcileRunOptions): Promise<ReconcileReport>;
+  /**
+   * Opt-in: runs `reconcile` at once, then every `everyMs`, on one instance at a time when several
+   * share the store (its `tryLock`). Stop it with the returned `stop()` or `signal`.
+   */
+  startReconciler(options: StartReconcilerOptions): Reconciler;
+  /**
+   * "Why has this customer (no) access?": each product's entitlement, the reason access is on or
+   * off, the history that made it, the open checkouts, and with `read: true` the service's own
+   * view of each subscription with a drift flag.
+   */
+  explain(accountKey: string, options?: ExplainOptions): Promise<AccessExplanation>;
+  /** The webhook receiver's counts since start: accepted, duplicate, refused and failed by code, the last accepted time. */
+  webhookHealth(): WebhookHealth;
+  /** For a readiness probe: the store answers a read and an access token can be obtained, each within 5 s. */
+  checkReadiness(): Promise<Readiness>;
+}

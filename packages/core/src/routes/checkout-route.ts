@@ -1,0 +1,79 @@
+import { offerStanding } from '../access/offer-standing.js';
+import { rememberPendingPayment } from '../apply/pending-payments.js';
+import type { Presentation } from '../schemas/create-payment.js';
+import type { OfferDefinition } from '../schemas/offer.js';
+import { isCheckoutNonce } from './checkout-nonce.js';
+import { checkedCheckoutUrl, createCheckoutPayment } from './checkout-payment.js';
+import type { RouteInput } from './partner-route-types.js';
+import type { RouteContext } from './route-context.js';
+import { routeError } from './route-error.js';
+import { presentationOf, requiredText } from './route-field-values.js';
+import { guardStateChange } from './route-guard.js';
+import type { RouteResult } from './route-result.js';
+
+/**
+ * The checkout route: the offer's standing for this account decides, under the lock of the
+ * account and product, whether to refuse, continue an open checkout or start a payment.
+ */
+export async function checkout(context: RouteContext, input: RouteInput): Promise<RouteResult> {
+  const { fields } = input;
+  const { store, offers, now } = context;
+  const guarded = guardStateChange(context, input);
+  const { account } = guarded;
+  const nonce = guarded.nonce ?? fields.nonce;
+  const offer = offers.get(requiredText(fields, 'offerUid'));
+  if (offer === undefined) throw routeError('not_found', 'No such offer.');
+  if (!isCheckoutNonce(nonce)) {
+    throw routeError('invalid_request', 'The checkout form is missing its nonce; reload the page.');
+  }
+  const presentation = presentationOf(fields.presentation);
+  return context.checkoutLock(account, offer.productUid, async () => {
+    // Decided on the server for every adapter, before any request to the service: the service
+    // refuses a second charge only per phone line, and an account may pay from several.
+    const standing = offerStanding({
+      offer,
+      entitlement: await store.get(account, offer.productUid),
+      openCheckouts: (await store.listPendingPaymentsOfAccount?.(account)) ?? [],
+      offerOf: offers.get,
+      now: now(),
+    });
+    switch (standing.kind) {
+      case 'owned':
+        throw routeError('already_owned', 'You already own this item.');
+      case 'subscribed':
+        throw routeError(
+          'already_subscribed',
+          'You already have this subscription; manage it from your account.',
+        );
+      case 'unavailable':
+        throw routeError('trial_used', 'The free trial of this product was already used.');
+      case 'pending': {
+        const { checkoutUrl, paymentUid, offerUid } = standing.checkout;
+        if (checkoutUrl === undefined) {
+          throw routeError('payment_pending', 'A payment for this is being confirmed; check your account.');
+        }
+        const url = checkedCheckoutUrl(context, paymentUid, checkoutUrl);
+        return checkoutResult(presentation, paymentUid, url, offers.get(offerUid) ?? offer);
+      }
+      default: {
+        const payment = await createCheckoutPayment(context, account, standing.offer, presentation, nonce);
+        const url = checkedCheckoutUrl(context, payment.paymentUid, payment.checkoutUrl);
+        await rememberPendingPayment(store, payment, account, now());
+        return checkoutResult(presentation, payment.paymentUid, url, standing.offer);
+      }
+    }
+  });
+}
+
+/** Where the browser goes to pay: 303 to the checkout, or the view that embeds it. */
+function checkoutResult(
+  presentation: Presentation,
+  paymentUid: string,
+  checkoutUrl: string,
+  offer: OfferDefinition,
+): RouteResult {
+  if (presentation === 'embedded') {
+    return { type: 'view', status: 200, view: { kind: 'checkout_embedded', paymentUid, checkoutUrl, offer } };
+  }
+  return { type: 'redirect', status: 303, location: checkoutUrl };
+}

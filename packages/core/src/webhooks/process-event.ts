@@ -1,0 +1,71 @@
+import { applyEvent } from '../apply/apply-event.js';
+import { accessChange, hasEventListener, runAccessListeners, runEventListener } from '../apply/listeners.js';
+import { forgetSettledPayment } from '../apply/pending-payments.js';
+import type { HttpAnswer } from '../http/http-answer.js';
+import type { ClaimToken } from '../ledger/event-ledger.js';
+import { writesDebug } from '../observability/logger.js';
+import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
+import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
+import type { WebhookContext } from './webhook-context.js';
+import { logProcessed, webhookHistoryEntry } from './webhook-history.js';
+
+/**
+ * A claimed event, decided and stored (`applyEvent`), then recorded in the history, handed to the
+ * listeners, and its claim completed; or, when it cannot be applied yet, its claim released.
+ */
+export async function processClaimedEvent(
+  context: WebhookContext,
+  event: WebhookEvent,
+  key: string,
+  token: ClaimToken,
+): Promise<HttpAnswer> {
+  const { ledger, logger, on, answers } = context;
+  const applied = await applyEvent(event, context.apply);
+  if (applied.outcome === 'unmatched') {
+    logger.warn?.(
+      { event: event.event, subscriptionUid: event.subscriptionUid, paymentUid: event.paymentUid },
+      `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
+    );
+    await ledger.release(key, token);
+    return answers.answerWith('deferred', 'entitlement_not_found', UNMATCHED_RETRY_SECONDS);
+  }
+  if (applied.outcome === 'unknown_offer') {
+    logger.warn?.(
+      { event: event.event, offerUid: applied.offerUid, paymentUid: event.paymentUid },
+      `dcbkit: ${event.event} names offer ${applied.offerUid ?? '(none)'}, which is not in your offers; nothing was granted. Add it to defineOffers, then replay the event from the console.`,
+    );
+    await on.unknownOffer?.({ event, offerUid: applied.offerUid });
+    // Released, not completed: a replay after the offer is added must be processed.
+    await ledger.release(key, token);
+    return answers.accept('unknown_offer');
+  }
+  if (applied.confirmError !== undefined) {
+    logger.warn?.(
+      { err: applied.confirmError, event: event.event, subscriptionUid: event.subscriptionUid },
+      'dcbkit: confirming a same-instant subscription change by a read failed; the tie rule decided.',
+    );
+  }
+  // The payment's outcome is known: it is no longer a checkout to continue or a payment to read.
+  if (isPaymentEvent(event)) await forgetSettledPayment(context.store, event.paymentUid);
+  const debug = writesDebug(logger);
+  if (context.recordHistory !== undefined || debug) {
+    const entry = webhookHistoryEntry(event, key, applied);
+    if (entry !== undefined) {
+      await context.recordHistory?.(entry);
+      if (debug) logProcessed(logger, event, entry);
+    }
+  }
+  const { accountKey, previous, entitlement } = applied;
+  if (hasEventListener(on, event)) await runEventListener(on, { event, accountKey, previous, entitlement });
+  if (entitlement !== undefined && (on.accessGranted || on.accessRevoked)) {
+    await runAccessListeners(on, accessChange(previous, entitlement, event, context.now()), {
+      accountKey: entitlement.accountKey,
+      productUid: entitlement.productUid,
+      entitlement,
+      event,
+      source: 'webhook',
+    });
+  }
+  await ledger.complete(key, token);
+  return answers.accept('applied');
+}

@@ -1,0 +1,86 @@
+import { accountKeyResolver } from '../apply/account-key.js';
+import type { ApplyContext } from '../apply/apply-event.js';
+import { historyRecorder, type RecordHistory } from '../apply/history-entry.js';
+import { keptHistoryOf } from '../apply/kept-history.js';
+import type { WebhookListeners } from '../apply/listeners.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
+import { eventKey as defaultEventKey } from '../ledger/event-key.js';
+import type { EventLedger } from '../ledger/event-ledger.js';
+import { createErrorReporter, type ReportError } from '../observability/error-reporter.js';
+import { createLogLimit } from '../observability/log-limit.js';
+import { consoleLogger, type DcbLogger } from '../observability/logger.js';
+import { defineOffers, isOffers } from '../offers/define-offers.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { type CountedAnswers, countedAnswers } from './counted-answers.js';
+import { createDeadlines } from './deadlines.js';
+import { findNodeCrypto } from './node-crypto.js';
+import type { VerifyWebhookOptions } from './verify-checks.js';
+import { checkTolerance, verifyWebhook } from './verify-webhook.js';
+import type { CreateWebhookHandlerOptions } from './webhook-handler-types.js';
+import { createWebhookHealth, type WebhookHealthRecorder } from './webhook-health.js';
+import { checkWebhookOptions, WHERE } from './webhook-options.js';
+
+/** How long the store, the ledger and your listeners may take for one delivery, by default. */
+export const DEFAULT_PROCESSING_TIMEOUT_MS = 10_000;
+
+/** What every step of a delivery works with: the options resolved once, when the handler is made. */
+export interface WebhookContext {
+  readonly secrets: string | readonly string[];
+  readonly store: CreateWebhookHandlerOptions['store'];
+  readonly ledger: EventLedger;
+  readonly on: WebhookListeners;
+  readonly eventKey: (event: WebhookEvent) => string;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly timeoutMs: number;
+  readonly toleranceSeconds: number;
+  readonly logger: DcbLogger;
+  readonly now: () => Date;
+  readonly reportError: ReportError;
+  /** True at most once a minute per key: what a log line repeated by every delivery is asked. */
+  readonly logLimit: (key: string) => boolean;
+  /** One deadline for the claim and the processing of a delivery. */
+  readonly withDeadline: ReturnType<typeof createDeadlines>;
+  readonly apply: ApplyContext;
+  readonly recordHistory: RecordHistory | undefined;
+  readonly health: WebhookHealthRecorder;
+  readonly answers: CountedAnswers;
+  /** Node's synchronous verification, where the runtime has node's crypto; else Web Crypto's is used. */
+  readonly verifyNow: ((verify: VerifyWebhookOptions) => WebhookEvent) | undefined;
+}
+
+/** The handler's context from its options, checked (a wrong option throws here, at startup). */
+export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookContext {
+  checkWebhookOptions(options);
+  const toleranceSeconds = checkTolerance(options.toleranceSeconds, WHERE);
+  const { store, confirm } = options;
+  const logger = options.logger ?? consoleLogger;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
+  const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
+  const health = createWebhookHealth(options.now);
+  return {
+    secrets: options.secrets,
+    store,
+    ledger: options.ledger,
+    on: options.on ?? {},
+    eventKey: options.eventKey ?? defaultEventKey,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    timeoutMs,
+    toleranceSeconds,
+    logger,
+    now: options.now ?? (() => new Date()),
+    reportError: createErrorReporter(logger, options.onError),
+    logLimit: createLogLimit(),
+    withDeadline: createDeadlines(timeoutMs),
+    apply: { store, offers, accountKeyOf: accountKeyResolver(options), ...(confirm ? { confirm } : {}) },
+    recordHistory: historyRecorder(keptHistoryOf(store, options.history)),
+    health,
+    answers: countedAnswers(health),
+    // Chosen once: the synchronous verification on node's crypto wherever the runtime has it (Node,
+    // Bun, Deno, workerd with nodejs_compat), at no cost over calling it directly; Web Crypto, async,
+    // where it has not (an edge runtime). Both make the same checks and refuse with the same codes
+    // and messages (verify-checks.ts), so the answers are the same.
+    verifyNow: findNodeCrypto() === undefined ? undefined : verifyWebhook,
+  };
+}
