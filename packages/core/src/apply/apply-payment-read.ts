@@ -1,4 +1,5 @@
 import { decide, factsOf } from '../access/decide.js';
+import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import { defineOffers, isOffers, type Offers } from '../offers/define-offers.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
@@ -10,6 +11,7 @@ import type { HistorySource } from '../store/history-store.js';
 import { type AccountKeyOptions, accountKeyResolver } from './account-key.js';
 import { historyEntryOf, type RecordHistory, readDecision } from './history-entry.js';
 import { accessChange, runAccessListeners, type WebhookListeners } from './listeners.js';
+import type { RecordFacts } from './record-facts.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
 export interface ApplyPaymentReadOptions extends AccountKeyOptions {
@@ -27,6 +29,8 @@ export interface ApplyPaymentReadOptions extends AccountKeyOptions {
   now?: () => Date;
   /** Appends the grant to the entitlement's history (the kit wires it when its store keeps one). */
   recordHistory?: RecordHistory | undefined;
+  /** Records the business view's facts of the read (the kit wires it). */
+  recordFacts?: RecordFacts | undefined;
   /** What read the payment, for the history. Default `return_page`. */
   historySource?: HistorySource;
 }
@@ -105,6 +109,7 @@ export async function applyPaymentRead(
     },
     factsOf(paymentEvent, offer),
   );
+  await options.recordFacts?.(metricEntriesOf({ event, source: 'read', offer, held: previous }));
   await options.recordHistory?.(
     historyEntryOf({
       key,

@@ -1,9 +1,11 @@
 import { decide } from '../access/decide.js';
+import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { EntitlementStore, EntitlementUpdate } from '../store/entitlement-store.js';
 import type { HistorySource } from '../store/history-store.js';
 import { historyEntryOf, type RecordHistory, readDecision } from './history-entry.js';
+import type { RecordFacts } from './record-facts.js';
 import { subscriptionReadEvent } from './subscription-read-event.js';
 
 export interface ApplySubscriptionReadOptions {
@@ -20,6 +22,8 @@ export interface ApplySubscriptionReadOptions {
   recordHistory?: RecordHistory | undefined;
   /** What read the subscription, for the history. Default `subscription_action`. */
   historySource?: HistorySource;
+  /** Records the business view's facts of the read (the kit wires it). */
+  recordFacts?: RecordFacts | undefined;
 }
 
 /**
@@ -44,6 +48,7 @@ export async function applySubscriptionRead(
     now = () => new Date(),
     recordHistory,
     historySource,
+    recordFacts,
   }: ApplySubscriptionReadOptions,
 ): Promise<EntitlementUpdate | undefined> {
   const held = await store.findBySubscriptionUid(subscription.subscriptionUid);
@@ -55,6 +60,7 @@ export async function applySubscriptionRead(
   const update = await store.update(key.accountKey, key.productUid, (current) =>
     decide(event, current, offer, key, { source: 'read' }),
   );
+  await recordFacts?.(metricEntriesOf({ event, source: 'read', offer, held: update.previous }));
   await recordHistory?.(
     historyEntryOf({
       key,

@@ -1,6 +1,7 @@
 import { applyPaymentRead } from '../apply/apply-payment-read.js';
 import { historyRecorder } from '../apply/history-entry.js';
 import type { PendingPaymentKeeper } from '../apply/pending-payments.js';
+import { factRecorder } from '../apply/record-facts.js';
 import { createClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
 import { createErrorReporter } from '../observability/error-reporter.js';
@@ -10,6 +11,7 @@ import type { EntitlementStore } from '../store/entitlement-store.js';
 import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { accountViews } from './account-views.js';
 import { explainAccess } from './explain.js';
+import { metricsOf } from './kit-metrics.js';
 import { kitReconcilers } from './kit-reconcile.js';
 import type { DcbKit, DcbKitConfig, DefaultStore } from './kit-types.js';
 import { checkReadiness } from './readiness.js';
@@ -35,7 +37,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
   config: DcbKitConfig<Store>,
 ): DcbKit<Store> {
   const resolved = resolveKitConfig(config);
-  const { logger, offers, store, ledger, now, history } = resolved;
+  const { logger, offers, store, ledger, now, history, metrics } = resolved;
   const client = isClient(resolved.client) ? resolved.client : createClient(resolved.client);
   const webhook = createWebhookHandler({
     ...resolved.webhook,
@@ -45,6 +47,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
         : client.subscriptions.retrieve(event.subscriptionUid),
   });
   const recordHistory = historyRecorder(history);
+  const recordFacts = factRecorder(metrics);
   const grantFromPayment = (payment: Payment) =>
     applyPaymentRead(payment, {
       store,
@@ -53,6 +56,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       on: { accessGranted: config.on?.accessGranted },
       readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
       recordHistory,
+      recordFacts,
     });
   // Made at once, so a return URL that is not an absolute http(s) URL is refused here, with the
   // other options, rather than when the routes are first used.
@@ -93,6 +97,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     explain: (accountKey, options) => explainAccess({ store, client, offers, now }, accountKey, options),
     webhookHealth: () => webhook.health(),
     checkReadiness: () => checkReadiness(store, client),
+    metrics: (query) => metricsOf(metrics, offers, query),
   };
   return Object.freeze(kit);
 }

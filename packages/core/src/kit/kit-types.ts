@@ -4,6 +4,8 @@ import type { WebhookListeners } from '../apply/listeners.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
+import type { MetricsQuery } from '../metrics/metrics-query.js';
+import type { MetricsReport } from '../metrics/metrics-report.js';
 import type { ErrorHook } from '../observability/error-reporter.js';
 import type { DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
@@ -82,6 +84,12 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   /** How long history is kept: the running reconciler prunes older entries after each run. Default 90 days. */
   historyRetentionDays?: number;
   /**
+   * Record the business view's facts (trials, renewals, grace, churn, sales and money, by the day
+   * they happened) in the store, when the store keeps them (memoryStore and the SQL stores do), for
+   * `kit.metrics`. They are daily totals, kept past the history's pruning. Default true.
+   */
+  metrics?: boolean;
+  /**
    * The clock of the client and the routes' access checks, for tests that move the sandbox's
    * clock. Webhook signatures are always checked against the real time, as the service signs them.
    */
@@ -141,4 +149,15 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
   webhookHealth(): WebhookHealth;
   /** For a readiness probe: the store answers a read and an access token can be obtained, each within 5 s. */
   checkReadiness(): Promise<Readiness>;
+  /**
+   * The business at a glance: per bucket (UTC day, week from Monday, or month) and offer, the live
+   * subscribers at the bucket's end, trials started and converted, new subscriptions, renewals
+   * collected and failed, recoveries from grace, churn by cause, units and unlocks sold, units
+   * spent and the money collected, each fact counted once by when it happened. Needs a store that
+   * keeps metrics (an `invalid_option` naming the store otherwise). docs/operations.md says what each number means.
+   *
+   * @example
+   * const { rows } = await kit.metrics({ from: new Date('2030-01-01'), to: new Date('2031-01-01'), interval: 'month' });
+   */
+  metrics(query: MetricsQuery): Promise<MetricsReport>;
 }

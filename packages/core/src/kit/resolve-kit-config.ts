@@ -1,4 +1,5 @@
 import { keptHistoryOf } from '../apply/kept-history.js';
+import { keptMetricsOf } from '../apply/record-facts.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import type { DcbClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
@@ -11,6 +12,7 @@ import type { PartnerRoutesOptions } from '../routes/partner-route-types.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { HistoryStore } from '../store/history-store.js';
 import { memoryStore } from '../store/memory-store.js';
+import type { MetricsStore } from '../store/metrics-store.js';
 import type { CreateWebhookHandlerOptions } from '../webhooks/webhook-handler-types.js';
 import { deriveFormSecrets } from './form-secrets.js';
 import type { DcbKitConfig } from './kit-types.js';
@@ -31,6 +33,8 @@ export interface ResolvedKitConfig<Store extends EntitlementStore> {
   /** The store's history when the kit records one (the store keeps one, `history` is not false): decided here only. */
   readonly history: (Store & HistoryStore) | undefined;
   readonly historyRetentionMs: number;
+  /** The store's metrics when the kit records them (the store keeps them, `metrics` is not false): decided here only. */
+  readonly metrics: (Store & MetricsStore) | undefined;
   /** The client as given, or the options to make it with (the kit's logger and clock added). */
   readonly client: DcbClient | CreateClientOptions;
   /** The webhook handler's options, but for `confirm`, which needs the client. */
@@ -57,7 +61,15 @@ export function resolveKitConfig<Store extends EntitlementStore>(
     throw optionError('createDcbKit', 'accountKeyField', 'must be a non-empty metadata field name.');
   }
   const history = keptHistoryOf(store, config.history);
-  const shared = { store, offers, accountKeyField, logger, history: history !== undefined };
+  const metrics = keptMetricsOf(store, config.metrics);
+  const shared = {
+    store,
+    offers,
+    accountKeyField,
+    logger,
+    history: history !== undefined,
+    metrics: metrics !== undefined,
+  };
   const given = definedOf({ on: config.on, onError: config.onError });
   return {
     logger,
@@ -68,6 +80,7 @@ export function resolveKitConfig<Store extends EntitlementStore>(
     now: config.now ?? (() => new Date()),
     history,
     historyRetentionMs: retentionMsOf(config.historyRetentionDays),
+    metrics,
     client: isClient(config.client)
       ? config.client
       : { logger, ...definedOf({ now: config.now }), ...config.client },
@@ -89,7 +102,10 @@ export function resolveKitConfig<Store extends EntitlementStore>(
 
 function routesOptionsOf<Store extends EntitlementStore>(
   config: DcbKitConfig<Store>,
-  shared: Pick<PartnerRoutesOptions, 'store' | 'offers' | 'accountKeyField' | 'logger' | 'history'>,
+  shared: Pick<
+    PartnerRoutesOptions,
+    'store' | 'offers' | 'accountKeyField' | 'logger' | 'history' | 'metrics'
+  >,
   returnUrl: string,
 ): Omit<PartnerRoutesOptions, 'client' | 'grantSucceededPayment'> {
   return {

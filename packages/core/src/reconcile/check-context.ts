@@ -1,6 +1,7 @@
 import type { AccountKeyOptions } from '../apply/account-key.js';
 import type { RecordHistory } from '../apply/history-entry.js';
 import type { WebhookListeners } from '../apply/listeners.js';
+import type { RecordFacts } from '../apply/record-facts.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { Entitlement } from '../schemas/entitlement.js';
@@ -22,6 +23,8 @@ export interface CheckContext {
   budget: ReadBudget;
   /** Appends each change to the entitlement's history; undefined when the store keeps none (or in a dry run). */
   recordHistory: RecordHistory | undefined;
+  /** Records the business view's facts of each read; undefined in a dry run. */
+  recordFacts: RecordFacts | undefined;
 }
 
 /**

@@ -45,6 +45,7 @@ export async function checkPendingPayment(
     ...context.accountKeys,
     now: context.now,
     recordHistory: context.recordHistory,
+    recordFacts: context.recordFacts,
     historySource: 'reconcile',
     on: {
       accessGranted: async (access: AccessContext) => {

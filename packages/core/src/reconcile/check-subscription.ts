@@ -28,6 +28,7 @@ export async function checkSubscription(
     offers,
     observedAt,
     recordHistory: context.recordHistory,
+    recordFacts: context.recordFacts,
     historySource: 'reconcile',
   });
   const key = { accountKey: entitlement.accountKey, productUid: entitlement.productUid };

@@ -62,6 +62,8 @@ export interface ReconcileOptions extends ReconcileRunOptions, AccountKeyOptions
   now?: () => Date;
   /** Record every change in the store's history, when it keeps one. Default true. */
   history?: boolean;
+  /** Record the business view's facts of what the reads found, when the store keeps them. Default true. */
+  metrics?: boolean;
 }
 
 export interface ResolvedRunOptions {

@@ -1,7 +1,9 @@
 import { dueReason } from '../access/reconcile-deadline.js';
 import { historyRecorder } from '../apply/history-entry.js';
 import { keptHistoryOf } from '../apply/kept-history.js';
+import { factRecorder, keptMetricsOf } from '../apply/record-facts.js';
 import { optionError } from '../errors/option-error.js';
+import { createBusinessCounters } from '../metrics/business-counters.js';
 import type { DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
 import type { DueEntitlementsQuery } from '../store/reconcile-store.js';
@@ -82,6 +84,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
   report.reads = budget.reads;
   report.rateLimitWaits = budget.gate.waits;
   report.finishedAt = now().toISOString();
+  if (!run.dryRun) createBusinessCounters().repairs(report.changes.length);
   logReport(logger, report);
   return report;
 }
@@ -106,6 +109,7 @@ function checkContextOf(options: ReconcileOptions, run: ResolvedRunOptions): Che
       reads: 0,
     },
     recordHistory: historyRecorder(dryRun ? undefined : keptHistoryOf(store, options.history)),
+    recordFacts: dryRun ? undefined : factRecorder(keptMetricsOf(store, options.metrics)),
   };
 }
 

@@ -59,6 +59,8 @@ export interface PartnerRoutesOptions {
   now?: () => Date;
   /** Record the changes of cancel, resume and spendUnit in the store's history, when it keeps one. Default true. */
   history?: boolean;
+  /** Record the business view's facts of the return page, cancel, resume and spendUnit, when the store keeps them. Default true. */
+  metrics?: boolean;
 }
 
 /** Fields as an adapter collected them from the query, the form or JSON body, and route params. */

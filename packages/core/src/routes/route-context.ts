@@ -2,6 +2,7 @@ import { DEFAULT_ACCOUNT_KEY_FIELD } from '../apply/account-key.js';
 import type { GrantResult } from '../apply/apply-payment-read.js';
 import { historyRecorder, type RecordHistory } from '../apply/history-entry.js';
 import { keptHistoryOf } from '../apply/kept-history.js';
+import { factRecorder, keptMetricsOf, type RecordFacts } from '../apply/record-facts.js';
 import type { DcbClient } from '../client/create-client.js';
 import { createErrorReporter, type ReportError } from '../observability/error-reporter.js';
 import { createLogLimit } from '../observability/log-limit.js';
@@ -33,6 +34,7 @@ export interface RouteContext {
   readonly checkoutBaseUrl: URL | undefined;
   readonly checkoutLock: CheckoutLock;
   readonly recordHistory: RecordHistory | undefined;
+  readonly recordFacts: RecordFacts;
 }
 
 /** The routes' context from their options, checked (a wrong option throws here, at startup). */
@@ -55,5 +57,6 @@ export function routeContextOf(options: PartnerRoutesOptions): RouteContext {
     checkoutBaseUrl: checkoutBaseUrlOf(options.checkoutBaseUrl),
     checkoutLock: createCheckoutLock(options.store),
     recordHistory: historyRecorder(keptHistoryOf(options.store, options.history)),
+    recordFacts: factRecorder(keptMetricsOf(options.store, options.metrics)),
   };
 }

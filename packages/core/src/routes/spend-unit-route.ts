@@ -2,6 +2,7 @@ import { consumeUnit } from '../access/consume-unit.js';
 import { availableUnits } from '../access/has-access.js';
 import { historyEntryOf } from '../apply/history-entry.js';
 import { isDcbError } from '../errors/dcb-error.js';
+import { unitSpentEntry } from '../metrics/unit-spent-entry.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import type { RouteInput } from './partner-route-types.js';
 import type { RouteContext } from './route-context.js';
@@ -18,6 +19,8 @@ export async function spendUnit(context: RouteContext, input: RouteInput): Promi
   try {
     const update = await context.store.update(account, productUid, consumeUnit);
     entitlement = update.next;
+    const offer = entitlement && context.offers.get(entitlement.offerUid);
+    if (entitlement && offer) await context.recordFacts([unitSpentEntry(entitlement, offer, context.now())]);
     await context.recordHistory?.(
       historyEntryOf({
         key: { accountKey: account, productUid },

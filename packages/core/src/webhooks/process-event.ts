@@ -3,7 +3,9 @@ import { accessChange, hasEventListener, runAccessListeners, runEventListener } 
 import { forgetSettledPayment } from '../apply/pending-payments.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { ClaimToken } from '../ledger/event-ledger.js';
+import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import { writesDebug } from '../observability/logger.js';
+import type { Entitlement } from '../schemas/entitlement.js';
 import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
 import type { WebhookContext } from './webhook-context.js';
@@ -46,7 +48,11 @@ export async function processClaimedEvent(
     );
   }
   // The payment's outcome is known: it is no longer a checkout to continue or a payment to read.
-  if (isPaymentEvent(event)) await forgetSettledPayment(context.store, event.paymentUid);
+  if (isPaymentEvent(event)) {
+    await forgetSettledPayment(context.store, event.paymentUid);
+    context.counters.payment(event.event === 'payment.succeeded' ? 'succeeded' : 'failed', event.offerUid);
+  }
+  await recordFactsOf(context, event, applied.previous, applied.entitlement);
   const debug = writesDebug(logger);
   if (context.recordHistory !== undefined || debug) {
     const entry = webhookHistoryEntry(event, key, applied);
@@ -57,8 +63,12 @@ export async function processClaimedEvent(
   }
   const { accountKey, previous, entitlement } = applied;
   if (hasEventListener(on, event)) await runEventListener(on, { event, accountKey, previous, entitlement });
+  const change =
+    entitlement === undefined ? undefined : accessChange(previous, entitlement, event, context.now());
+  if (change !== undefined && entitlement !== undefined)
+    context.counters.access(change, entitlement.productUid);
   if (entitlement !== undefined && (on.accessGranted || on.accessRevoked)) {
-    await runAccessListeners(on, accessChange(previous, entitlement, event, context.now()), {
+    await runAccessListeners(on, change, {
       accountKey: entitlement.accountKey,
       productUid: entitlement.productUid,
       entitlement,
@@ -68,4 +78,17 @@ export async function processClaimedEvent(
   }
   await ledger.complete(key, token);
   return answers.accept('applied');
+}
+
+/** The business view's facts of the event: those whose key is new are counted (a redelivery adds none). */
+async function recordFactsOf(
+  context: WebhookContext,
+  event: WebhookEvent,
+  held: Entitlement | undefined,
+  entitlement: Entitlement | undefined,
+): Promise<void> {
+  const offerUid = event.offerUid ?? entitlement?.offerUid;
+  const offer = offerUid === undefined ? undefined : context.apply.offers.get(offerUid);
+  if (offer !== undefined)
+    await context.recordFacts(metricEntriesOf({ event, source: 'event', offer, held }));
 }

@@ -3,9 +3,11 @@ import type { ApplyContext } from '../apply/apply-event.js';
 import { historyRecorder, type RecordHistory } from '../apply/history-entry.js';
 import { keptHistoryOf } from '../apply/kept-history.js';
 import type { WebhookListeners } from '../apply/listeners.js';
+import { factRecorder, keptMetricsOf, type RecordFacts } from '../apply/record-facts.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
 import { eventKey as defaultEventKey } from '../ledger/event-key.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
+import { type BusinessCounters, createBusinessCounters } from '../metrics/business-counters.js';
 import { createErrorReporter, type ReportError } from '../observability/error-reporter.js';
 import { createLogLimit } from '../observability/log-limit.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
@@ -43,6 +45,9 @@ export interface WebhookContext {
   readonly withDeadline: ReturnType<typeof createDeadlines>;
   readonly apply: ApplyContext;
   readonly recordHistory: RecordHistory | undefined;
+  /** The business view's facts of each decision, to the store when it keeps them, and the counters. */
+  readonly recordFacts: RecordFacts;
+  readonly counters: BusinessCounters;
   readonly health: WebhookHealthRecorder;
   readonly answers: CountedAnswers;
   /** Node's synchronous verification, where the runtime has node's crypto; else Web Crypto's is used. */
@@ -58,6 +63,7 @@ export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookC
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
   const health = createWebhookHealth(options.now);
+  const counters = createBusinessCounters();
   return {
     secrets: options.secrets,
     store,
@@ -75,6 +81,8 @@ export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookC
     withDeadline: createDeadlines(timeoutMs),
     apply: { store, offers, accountKeyOf: accountKeyResolver(options), ...(confirm ? { confirm } : {}) },
     recordHistory: historyRecorder(keptHistoryOf(store, options.history)),
+    recordFacts: factRecorder(keptMetricsOf(store, options.metrics), counters),
+    counters,
     health,
     answers: countedAnswers(health),
     // Chosen once: the synchronous verification on node's crypto wherever the runtime has it (Node,

@@ -58,6 +58,11 @@ export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
    * SQL stores do). Default true.
    */
   history?: boolean;
+  /**
+   * Record the business view's facts (renewals, trials, churn, sales: `kit.metrics`) in the store,
+   * when it keeps them (memoryStore and the SQL stores do). Default true.
+   */
+  metrics?: boolean;
   /** The clock, for tests. */
   now?: () => Date;
 }

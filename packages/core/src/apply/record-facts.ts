@@ -1,0 +1,32 @@
+import { type BusinessCounters, createBusinessCounters } from '../metrics/business-counters.js';
+import type { MetricEntry } from '../metrics/metric-entry.js';
+import { isMetricsStore, type MetricsStore } from '../store/metrics-store.js';
+
+/** Writes the business view's facts of one decision, and counts the new ones. */
+export type RecordFacts = (entries: readonly MetricEntry[]) => Promise<void>;
+
+/**
+ * Whether a part records the business view's facts, decided by one rule for the kit, the webhook
+ * handler, the routes and reconciliation: the store keeps them and `metrics` is not `false`.
+ */
+export function keptMetricsOf<S extends object>(
+  store: S,
+  metrics: boolean | undefined,
+): (S & MetricsStore) | undefined {
+  return metrics !== false && isMetricsStore(store) ? store : undefined;
+}
+
+/**
+ * The facts' recorder of a part: to the store's daily totals when it keeps them (each fact once,
+ * whoever saw it), then the OpenTelemetry counters by what the store counted. Without a store that
+ * keeps them, the counters alone, by what was seen (a redelivery counts again there).
+ */
+export function factRecorder(
+  metrics: MetricsStore | undefined,
+  counters: BusinessCounters = createBusinessCounters(),
+): RecordFacts {
+  return async (entries) => {
+    if (entries.length === 0) return;
+    counters.facts(metrics === undefined ? entries : await metrics.recordMetrics(entries));
+  };
+}
