@@ -45,8 +45,8 @@ export type {
   SandboxEnvironment,
   SandboxProductionEnvironment,
   SandboxTestEnvironment,
-} from './sandbox/environment-view.js';
-export { type Sandbox, type StartSandboxOptions, startSandbox } from './sandbox/start-sandbox.js';
+} from './start/environment-view.js';
+export { type Sandbox, type StartSandboxOptions, startSandbox } from './start/start-sandbox.js';
 export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';
 export type {

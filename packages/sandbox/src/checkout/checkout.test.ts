@@ -2,7 +2,7 @@ import type { Payment, WebhookEvent } from '@dcbkit/core';
 import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import { apiGet, createPayment, dataOf, getToken, paymentBody } from '../test-support/api-client.js';
 import { addApplication, startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import { DELIVERY_WINDOW_SECONDS, type WebhookDelivery } from '../webhooks/webhook-outbox.js';
 
 // Bounds: a settle never moves the clock further than one delivery window (by then every event

@@ -3,7 +3,7 @@ import { paymentSchema } from '@dcbkit/core/schemas';
 import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import {
   apiGet,
   apiPost,
