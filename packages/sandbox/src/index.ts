@@ -40,6 +40,7 @@ export {
 } from './config/sandbox-config-error.js';
 export { SandboxPortInUseError } from './http/port-in-use-error.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
+export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export type {
   EnvironmentCredentials,
   SandboxEnvironment,
@@ -47,11 +48,10 @@ export type {
   SandboxTestEnvironment,
 } from './start/environment-view.js';
 export { type Sandbox, type StartSandboxOptions, startSandbox } from './start/start-sandbox.js';
-export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';
 export type {
   AttemptChaos,
   DeliveryAttempt,
   DeliveryStatus,
   WebhookDelivery,
-} from './webhooks/webhook-outbox.js';
+} from './webhooks/delivery-record.js';

@@ -19,7 +19,7 @@ import { SmsInbox, type SmsMessage } from '../operator/sms-inbox.js';
 import { SandboxError } from '../shared/sandbox-error.js';
 import { StatePersistence } from '../state/state-persistence.js';
 import type { RenewalOutcome } from '../subscriptions/renewal-outcome.js';
-import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import type { WebhookDelivery } from '../webhooks/delivery-record.js';
 import {
   type EnvironmentCredentials,
   productionEnvironmentView,

@@ -20,7 +20,7 @@ import {
   type WebhookReceiver,
 } from '../test-support/webhook-receiver.js';
 import { CheckoutBrowser } from '../testing/checkout-browser.js';
-import type { WebhookDelivery } from './webhook-outbox.js';
+import type { WebhookDelivery } from './delivery-record.js';
 
 let sandbox: Sandbox;
 let receiver: WebhookReceiver | undefined;
