@@ -1,9 +1,5 @@
-export {
-  type CreateClockOptions,
-  createClock,
-  type SandboxClock,
-  type ScheduledTask,
-} from './clock/clock.js';
+export { type CreateClockOptions, createClock, type SandboxClock } from './clock/clock.js';
+export type { ScheduledTask } from './clock/scheduled-task.js';
 export {
   type ChaosSettings,
   type ChaosSettingsInput,
