@@ -22,14 +22,13 @@ export {
   type CheckoutDriver,
   type CheckoutDriverOptions,
   type CheckoutLocale,
-  type CheckoutOutcome,
   createCheckoutDriver,
   type FailOptions,
   type FailureCause,
-  type PayOptions,
   type SandboxTarget,
 } from './checkout-driver.js';
 export { SandboxCheckoutError, type SandboxCheckoutErrorCode } from './checkout-error.js';
+export type { CheckoutOutcome, PayOptions } from './checkout-walk.js';
 export { runPartnerCheck } from './partner-check.js';
 export { PartnerCheckError, type PartnerCheckErrorCode } from './partner-check-error.js';
 export type {
