@@ -15,8 +15,6 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 3600;
 export const IDEMPOTENCY_MAX_KEYS = 200_000;
 
 const WINDOW_MS = IDEMPOTENCY_WINDOW_SECONDS * 1000;
-/** Stale entries are purged at most this often, on the sandbox clock: a walk over all of them. */
-const PURGE_EVERY_MS = 3600 * 1000;
 
 interface Running {
   readonly fingerprint: string;
@@ -26,6 +24,7 @@ interface Running {
 interface Kept {
   readonly fingerprint: string;
   readonly reply: Reply;
+  readonly windowEndsMs: number;
 }
 
 export type IdempotencyClaim = { kind: 'new' } | { kind: 'replay'; reply: Reply };
@@ -39,7 +38,6 @@ export class IdempotencyStore {
   /** Claims in progress: as many as requests in flight, kept past the window until they end. */
   private readonly running = new Map<string, Running>();
   private kept: LRUCache<string, Kept> | undefined;
-  private nextPurgeMs = 0;
 
   constructor(
     private readonly clock: SandboxClock,
@@ -62,7 +60,7 @@ export class IdempotencyStore {
         retryAfterSeconds: 1,
       });
     }
-    const kept = this.replies().get(id);
+    const kept = this.replies().get(id, { allowStale: false });
     if (kept) {
       refuseOtherPayload(kept.fingerprint, fingerprint);
       return { kind: 'replay', reply: kept.reply };
@@ -77,9 +75,10 @@ export class IdempotencyStore {
     const running = this.running.get(id);
     if (!running) return;
     this.running.delete(id);
+    const windowEndsMs = running.claimedAtMs + WINDOW_MS;
     // Past its window already: no claim can replay it, so it is not kept.
-    if (running.claimedAtMs + WINDOW_MS <= this.nowMs()) return;
-    const kept = { fingerprint: running.fingerprint, reply };
+    if (windowEndsMs <= this.nowMs()) return;
+    const kept = { fingerprint: running.fingerprint, reply, windowEndsMs };
     this.replies().set(id, kept, { start: running.claimedAtMs });
   }
 
@@ -98,20 +97,26 @@ export class IdempotencyStore {
       perf: { now: () => this.nowMs() },
       ttlResolution: 0,
       ttlAutopurge: false,
+      // Lets forgetClosedWindows see the stale entries at the least recently used end; `get` in
+      // claim asks for fresh ones only.
+      allowStale: true,
     });
-    this.purgeStaleHourly(this.kept);
+    this.forgetClosedWindows(this.kept);
     return this.kept;
   }
 
   /**
-   * Frees replies whose window has closed but whose key no claim asked for again: lru-cache drops
-   * a stale entry when it is read, and otherwise holds it until `max` pushes it out.
+   * Frees replies whose window has closed though no claim asked for their key again (lru-cache
+   * drops a stale entry when it is read, or when `max` pushes it out): from the least recently
+   * used end, which is claim order unless a replay moved one up, so O(1) per reply freed.
    */
-  private purgeStaleHourly(kept: LRUCache<string, Kept>): void {
+  private forgetClosedWindows(kept: LRUCache<string, Kept>): void {
     const now = this.nowMs();
-    if (now < this.nextPurgeMs) return;
-    this.nextPurgeMs = now + PURGE_EVERY_MS;
-    kept.purgeStale();
+    for (;;) {
+      const oldest = kept.rvalues().next();
+      if (oldest.done || oldest.value.windowEndsMs > now) return;
+      kept.pop();
+    }
   }
 
   private nowMs(): number {
