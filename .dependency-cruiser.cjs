@@ -4,7 +4,7 @@
 // LAYERS: for each package, the top-level folders of its src/ from the bottom layer up. A module in
 // folder X may import modules of X itself and of the folders listed BEFORE X, nothing else of its
 // package: not a folder listed after X, not a folder missing from the list, not a file directly in
-// src/. Files directly in src/ (index.ts, start-sandbox.ts, …) are the top layer and may import
+// src/. Files directly in src/ (index.ts, …) are the top layer and may import
 // anything. Test files (*.test.ts) are not cruised at all; a folder named test-support (at any
 // depth) may import anything of its package, but production code may not import it. An empty list
 // means "flat package": only the cycle rule applies. A listed folder that does not exist yet is fine.
@@ -62,7 +62,7 @@ const layers = {
     'control',
     'environment',
     'state',
-    'sandbox',
+    'start',
     'cli',
     'testing',
   ],

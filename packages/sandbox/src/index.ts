@@ -1,9 +1,5 @@
-export {
-  type CreateClockOptions,
-  createClock,
-  type SandboxClock,
-  type ScheduledTask,
-} from './clock/clock.js';
+export { type CreateClockOptions, createClock, type SandboxClock } from './clock/clock.js';
+export type { ScheduledTask } from './clock/scheduled-task.js';
 export {
   type ChaosSettings,
   type ChaosSettingsInput,
@@ -40,18 +36,18 @@ export {
 } from './config/sandbox-config-error.js';
 export { SandboxPortInUseError } from './http/port-in-use-error.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
+export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export type {
   EnvironmentCredentials,
   SandboxEnvironment,
   SandboxProductionEnvironment,
   SandboxTestEnvironment,
-} from './sandbox/environment-view.js';
-export { type Sandbox, type StartSandboxOptions, startSandbox } from './sandbox/start-sandbox.js';
-export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
+} from './start/environment-view.js';
+export { type Sandbox, type StartSandboxOptions, startSandbox } from './start/start-sandbox.js';
 export { RENEWAL_OUTCOMES, type RenewalOutcome } from './subscriptions/renewal-outcome.js';
 export type {
   AttemptChaos,
   DeliveryAttempt,
   DeliveryStatus,
   WebhookDelivery,
-} from './webhooks/webhook-outbox.js';
+} from './webhooks/delivery-record.js';

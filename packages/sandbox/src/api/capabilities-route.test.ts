@@ -1,6 +1,6 @@
 import { capabilitiesSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import { apiGet, dataOf, errorOf, getToken } from '../test-support/api-client.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 

@@ -6,9 +6,9 @@ import { IDEMPOTENCY_WINDOW_SECONDS, IdempotencyStore } from './idempotency-stor
 const CLIENT = 'client_1';
 const BODY = { offerUid: 'offer_day_pass' };
 
-function setup() {
+function setup(maxKeys?: number) {
   const clock = createClock({ start: '2030-01-01T00:00:00Z', frozen: true });
-  const store = new IdempotencyStore(clock);
+  const store = new IdempotencyStore(clock, maxKeys);
   /** Claims and completes `key`, as a create that succeeded does. */
   const create = (key: string): Reply => {
     const reply = { status: 201, body: key };
@@ -76,5 +76,49 @@ describe('IdempotencyStore', () => {
     expect(() => store.claim(CLIENT, 'key_b', { offerUid: 'offer_full_unlock' })).toThrow(
       expect.objectContaining({ code: 'PAY-105' }),
     );
+  });
+
+  it('counts the 24 hours from the claim, not from the reply', async () => {
+    const { clock, store, claim } = setup();
+    expect(claim('slowish')).toBe('new');
+    await clock.advance(12 * 3600);
+    const reply = { status: 201, body: 'slowish' };
+    store.complete(CLIENT, 'slowish', reply);
+    await clock.advance(12 * 3600 - 1);
+    expect(store.claim(CLIENT, 'slowish', BODY)).toEqual({ kind: 'replay', reply });
+    await clock.advance(1);
+    expect(claim('slowish')).toBe('new');
+  });
+
+  it('refuses another payload while the key is still running (PAY-105 before PAY-104)', () => {
+    const { store, claim } = setup();
+    expect(claim('running')).toBe('new');
+    expect(() => store.claim(CLIENT, 'running', { offerUid: 'offer_full_unlock' })).toThrow(
+      expect.objectContaining({ code: 'PAY-105' }),
+    );
+  });
+
+  it('holds at most its maximum of replies, forgetting the least recently used first', () => {
+    const { create, claim } = setup(2);
+    create('first');
+    create('second');
+    expect(claim('first')).toBe('replay');
+    create('third');
+    expect(claim('first')).toBe('replay');
+    expect(claim('third')).toBe('replay');
+    expect(claim('second')).toBe('new');
+  });
+
+  it('frees replies no one asked for again as their windows close, oldest first', async () => {
+    const { clock, store, create } = setup();
+    for (let n = 0; n < 10; n++) {
+      create(`unasked_${n}`);
+      await clock.advance(60);
+    }
+    expect(store.size).toBe(10);
+    await clock.advance(IDEMPOTENCY_WINDOW_SECONDS - 10 * 60 + 150);
+    create('later');
+    // The first three windows have closed; seven replies and the new one are held.
+    expect(store.size).toBe(8);
   });
 });

@@ -19,7 +19,7 @@ const TOKEN_PREFIX: Record<EnvironmentName, string> = { sandbox: 'sbx_at_', prod
 /** Opaque bearer tokens of one environment, valid for an hour of sandbox time. */
 export class TokenStore {
   private readonly grants = new Map<string, AccessGrant>();
-  /** Tokens in issue order, which is expiry order: forgetting looks at the head only (see IdempotencyStore). */
+  /** Tokens in issue order, which is expiry order: forgetting looks at the head only (see RetentionQueue). */
   private readonly issued = new RetentionQueue<string>(TOKEN_LIFETIME_SECONDS * 1000);
 
   constructor(

@@ -20,7 +20,8 @@ import {
 import type { Network } from '../operator/consent-methods.js';
 import type { AcceptedLine } from '../operator/number-lookup.js';
 import type { SmsInbox } from '../operator/sms-inbox.js';
-import type { PaymentService, PurchaseRefusalCode } from '../payments/payment-service.js';
+import type { PaymentService } from '../payments/payment-service.js';
+import type { PurchaseRefusalCode } from '../payments/purchase-history.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import { offerName, offerPrice } from './checkout-pages.js';
 import type { Locale } from './locale.js';

@@ -1,6 +1,6 @@
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
 import { SandboxPortInUseError } from '../http/port-in-use-error.js';
-import { type Sandbox, startSandbox } from '../sandbox/start-sandbox.js';
+import { type Sandbox, startSandbox } from '../start/start-sandbox.js';
 import { CLI_HELP } from './cli-help.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js';

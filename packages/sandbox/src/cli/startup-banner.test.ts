@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../sandbox/start-sandbox.js';
+import { type Sandbox, startSandbox } from '../start/start-sandbox.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { startupBanner } from './startup-banner.js';
 

@@ -1,5 +1,5 @@
 import { productionOf } from '../config/environment-config.js';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 
 /**
  * What the CLI prints once the sandbox listens: where each environment is and its credentials. A

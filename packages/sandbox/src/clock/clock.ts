@@ -1,14 +1,6 @@
 import { SandboxError } from '../shared/sandbox-error.js';
-import { type QueuedTask, TaskQueue } from './task-queue.js';
-
-/** A task the clock runs once its time has come. */
-export interface ScheduledTask {
-  readonly id: number;
-  readonly label: string;
-  readonly dueAt: Date;
-  /** Drops the task if it has not run yet. */
-  cancel(): void;
-}
+import type { ScheduledTask } from './scheduled-task.js';
+import { TaskClock } from './task-clock.js';
 
 /**
  * The sandbox's only source of time. Everything that happens later (payment expiry, a slow
@@ -41,17 +33,6 @@ export interface CreateClockOptions {
   onTaskError?: (error: unknown, label: string) => void;
 }
 
-interface TaskEntry extends QueuedTask {
-  label: string;
-  run: () => unknown;
-}
-
-// A task that keeps scheduling itself for "now" would otherwise spin forever. Far above any real
-// backlog: a load test may leave a million expiries and webhook attempts due at once.
-const MAX_TASKS_PER_RUN = 5_000_000;
-// setTimeout cannot wait longer than this (about 24.8 days).
-const MAX_TIMER_MS = 2_147_483_647;
-
 /**
  * Creates the clock a sandbox runs on.
  *
@@ -66,85 +47,12 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
   if (Number.isNaN(startMs)) {
     throw new SandboxError('invalid_clock_start', 'createClock: start must be a valid date.');
   }
-  // Real mode: sandbox time = wall time + offset. Frozen mode: sandbox time = frozenMs.
-  let offsetMs = startMs - Date.now();
-  let frozenMs = startMs;
-  let nextId = 1;
-  const tasks = new TaskQueue<TaskEntry>();
-  let timer: NodeJS.Timeout | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  let closed = false;
-
-  const nowMs = (): number => (frozen ? frozenMs : Date.now() + offsetMs);
-
-  const moveTo = (ms: number): void => {
-    if (ms <= nowMs()) return;
-    if (frozen) frozenMs = ms;
-    else offsetMs += ms - nowMs();
-  };
-
-  const runTask = async (task: TaskEntry): Promise<void> => {
-    try {
-      await task.run();
-    } catch (error) {
-      if (options.onTaskError) options.onTaskError(error, task.label);
-      else console.error(`dcbkit-sandbox: task "${task.label}" failed:`, error);
-    }
-  };
-
-  const drainUntil = async (limit: () => number): Promise<void> => {
-    for (let count = 0; !closed; count++) {
-      if (count === MAX_TASKS_PER_RUN) {
-        throw new Error(`SandboxClock: more than ${MAX_TASKS_PER_RUN} tasks fell due in one run.`);
-      }
-      const task = tasks.takeDueBy(limit());
-      if (!task) return;
-      moveTo(task.dueAt);
-      await runTask(task);
-    }
-  };
-
-  const serialize = (work: () => Promise<void>): Promise<void> => {
-    const result = chain.then(work);
-    chain = result.catch(() => undefined).then(arm);
-    return result;
-  };
-
-  function arm(): void {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    const earliest = closed ? undefined : tasks.peek();
-    if (!earliest) return;
-    const wait = earliest.dueAt - nowMs();
-    // A frozen clock only runs what is already due; the rest waits for advance().
-    if (frozen && wait > 0) return;
-    timer = setTimeout(
-      () => {
-        timer = undefined;
-        void serialize(() => drainUntil(nowMs));
-      },
-      Math.min(Math.max(wait, 0), MAX_TIMER_MS),
-    );
-    timer.unref();
-  }
-
+  const clock = new TaskClock(startMs, frozen, options.onTaskError);
+  // Plain functions, not the class's methods: a caller may pass `clock.now` on by itself.
   return {
     frozen,
-    now: () => new Date(nowMs()),
-    schedule(at, label, run) {
-      const entry: TaskEntry = { id: nextId++, label, dueAt: at.getTime(), run, cancelled: closed };
-      if (!closed) tasks.push(entry);
-      // Re-arming only matters when this task is now the earliest: keeps schedule O(log n).
-      if (!closed && tasks.peek() === entry) arm();
-      return {
-        id: entry.id,
-        label,
-        dueAt: new Date(entry.dueAt),
-        cancel() {
-          tasks.cancel(entry);
-        },
-      };
-    },
+    now: () => new Date(clock.nowMs()),
+    schedule: (at, label, run) => clock.schedule(at, label, run),
     advance(seconds) {
       if (!Number.isFinite(seconds) || seconds < 0) {
         return Promise.reject(
@@ -154,20 +62,10 @@ export function createClock(options: CreateClockOptions = {}): SandboxClock {
           ),
         );
       }
-      return serialize(async () => {
-        const target = nowMs() + seconds * 1000;
-        await drainUntil(() => target);
-        moveTo(target);
-      });
+      return clock.advance(seconds);
     },
-    runDue: () => serialize(() => drainUntil(nowMs)),
-    pending: () =>
-      tasks.sorted().map((task) => ({ id: task.id, label: task.label, dueAt: new Date(task.dueAt) })),
-    close() {
-      closed = true;
-      tasks.clear();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    },
+    runDue: () => clock.runDue(),
+    pending: () => clock.pending(),
+    close: () => clock.close(),
   };
 }

@@ -29,95 +29,117 @@ const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
  * RFC 8259, bounded by the text, run only once JSON.parse has failed.
  */
 export function jsonSyntaxErrorOffset(text: string): number | undefined {
-  let at = 0;
-  const space = () => {
-    while (at < text.length && ' \t\n\r'.includes(text[at] as string)) at++;
-  };
-  const expect = (literal: string) => {
-    if (!text.startsWith(literal, at)) throw new JsonSyntaxAt(at);
-    at += literal.length;
-  };
-  const string = () => {
-    expect('"');
-    for (;;) {
-      const code = text.charCodeAt(at);
-      // A raw control character (below U+0020) or the end of the text ends the string in error.
-      if (Number.isNaN(code) || code < 0x20) throw new JsonSyntaxAt(at);
-      if (code === 0x22) break;
-      if (code === 0x5c) {
-        ESCAPE.lastIndex = at;
-        if (!ESCAPE.test(text)) throw new JsonSyntaxAt(at);
-        at = ESCAPE.lastIndex;
-      } else {
-        at++;
-      }
-    }
-    expect('"');
-  };
-  const value = (depth: number): void => {
-    if (depth > 512) throw new JsonSyntaxAt(at);
-    space();
-    const char = text[at];
-    if (char === '{') {
-      at++;
-      space();
-      if (text[at] === '}') {
-        at++;
-        return;
-      }
-      for (;;) {
-        space();
-        string();
-        space();
-        expect(':');
-        value(depth + 1);
-        space();
-        if (text[at] !== ',') {
-          expect('}');
-          return;
-        }
-        at++;
-      }
-    }
-    if (char === '[') {
-      at++;
-      space();
-      if (text[at] === ']') {
-        at++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        space();
-        if (text[at] !== ',') {
-          expect(']');
-          return;
-        }
-        at++;
-      }
-    }
-    if (char === '"') {
-      string();
-      return;
-    }
-    for (const literal of ['true', 'false', 'null']) {
-      if (text.startsWith(literal, at)) {
-        at += literal.length;
-        return;
-      }
-    }
-    NUMBER.lastIndex = at;
-    if (!NUMBER.test(text)) throw new JsonSyntaxAt(at);
-    at = NUMBER.lastIndex;
-  };
+  const walk = new JsonWalk(text);
   try {
-    value(0);
-    space();
-    if (at < text.length) throw new JsonSyntaxAt(at);
+    walk.document();
     return undefined;
   } catch (error) {
     if (error instanceof JsonSyntaxAt) return error.offset;
     throw error;
+  }
+}
+
+/** The descent: each method reads one part of the grammar at `at`, or throws JsonSyntaxAt. */
+class JsonWalk {
+  private at = 0;
+
+  constructor(private readonly text: string) {}
+
+  document(): void {
+    this.value(0);
+    this.space();
+    if (this.at < this.text.length) throw new JsonSyntaxAt(this.at);
+  }
+
+  private value(depth: number): void {
+    if (depth > 512) throw new JsonSyntaxAt(this.at);
+    this.space();
+    const char = this.text[this.at];
+    if (char === '{') this.object(depth);
+    else if (char === '[') this.array(depth);
+    else if (char === '"') this.string();
+    else this.scalar();
+  }
+
+  private object(depth: number): void {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === '}') {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      this.space();
+      this.string();
+      this.space();
+      this.expect(':');
+      this.value(depth + 1);
+      if (this.closes('}')) return;
+    }
+  }
+
+  private array(depth: number): void {
+    this.at++;
+    this.space();
+    if (this.text[this.at] === ']') {
+      this.at++;
+      return;
+    }
+    for (;;) {
+      this.value(depth + 1);
+      if (this.closes(']')) return;
+    }
+  }
+
+  /** After a member: true at the closing bracket (consumed), false at a comma (consumed). */
+  private closes(bracket: '}' | ']'): boolean {
+    this.space();
+    if (this.text[this.at] !== ',') {
+      this.expect(bracket);
+      return true;
+    }
+    this.at++;
+    return false;
+  }
+
+  private string(): void {
+    const { text } = this;
+    this.expect('"');
+    for (;;) {
+      const code = text.charCodeAt(this.at);
+      // A raw control character (below U+0020) or the end of the text ends the string in error.
+      if (Number.isNaN(code) || code < 0x20) throw new JsonSyntaxAt(this.at);
+      if (code === 0x22) break;
+      if (code === 0x5c) {
+        ESCAPE.lastIndex = this.at;
+        if (!ESCAPE.test(text)) throw new JsonSyntaxAt(this.at);
+        this.at = ESCAPE.lastIndex;
+      } else {
+        this.at++;
+      }
+    }
+    this.expect('"');
+  }
+
+  private scalar(): void {
+    for (const literal of ['true', 'false', 'null']) {
+      if (this.text.startsWith(literal, this.at)) {
+        this.at += literal.length;
+        return;
+      }
+    }
+    NUMBER.lastIndex = this.at;
+    if (!NUMBER.test(this.text)) throw new JsonSyntaxAt(this.at);
+    this.at = NUMBER.lastIndex;
+  }
+
+  private space(): void {
+    while (this.at < this.text.length && ' \t\n\r'.includes(this.text[this.at] as string)) this.at++;
+  }
+
+  private expect(literal: string): void {
+    if (!this.text.startsWith(literal, this.at)) throw new JsonSyntaxAt(this.at);
+    this.at += literal.length;
   }
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../sandbox/start-sandbox.js';
+import { type Sandbox, startSandbox } from '../start/start-sandbox.js';
 import { apiGet, controlRequest, expectApiError, type JsonAnswer } from '../test-support/api-client.js';
 import { TEST_START } from '../test-support/sandbox-fixture.js';
 import {

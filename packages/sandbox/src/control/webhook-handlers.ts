@@ -1,7 +1,8 @@
 import { successReply } from '../http/reply.js';
 import type { RouteHandler } from '../http/router.js';
 import { ApiError } from '../shared/api-error.js';
-import type { WebhookDelivery, WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import type { WebhookDelivery } from '../webhooks/delivery-record.js';
+import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { ControlDeps } from './control-deps.js';
 
 /** GET /sandbox/webhooks[?paymentUid=&event=&status=&clientId=]: events with their attempts, oldest first. */

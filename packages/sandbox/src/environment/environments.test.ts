@@ -1,8 +1,8 @@
 import { createClient } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
 import { SandboxError } from '../shared/sandbox-error.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import {
   apiGet,
   apiPost,

@@ -1,17 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { capabilitiesRoute } from '../api/capabilities-route.js';
-import { IdempotencyStore } from '../api/idempotency-store.js';
-import { cancelPaymentRoute, createPaymentRoute, getPaymentRoute } from '../api/payments-routes.js';
-import { RateLimiter } from '../api/rate-limiter.js';
-import {
-  cancelSubscriptionRoute,
-  getSubscriptionRoute,
-  resumeSubscriptionRoute,
-} from '../api/subscriptions-routes.js';
-import { tokenRoute } from '../api/token-route.js';
-import { TokenStore } from '../api/token-store.js';
 import { CheckoutFlow } from '../checkout/checkout-flow.js';
 import { addCheckoutRoutes } from '../checkout/checkout-routes.js';
 import type { SandboxClock } from '../clock/clock.js';
@@ -19,7 +7,6 @@ import { Catalog } from '../config/catalog.js';
 import type { EnvironmentConfig, EnvironmentName } from '../config/environment-config.js';
 import { addControlRoutes } from '../control/control-routes.js';
 import { type ClientSecret, GoLiveReview } from '../go-live/go-live-review.js';
-import { withErrorEnvelope } from '../http/error-envelope.js';
 import { listen, urlHost } from '../http/listen.js';
 import { createRequestListener } from '../http/request-listener.js';
 import { Router } from '../http/router.js';
@@ -27,6 +14,7 @@ import type { SmsInbox } from '../operator/sms-inbox.js';
 import { PaymentService } from '../payments/payment-service.js';
 import { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { addApiRoutes } from './api-routes.js';
 
 export interface StartEnvironmentOptions {
   name: EnvironmentName;
@@ -71,61 +59,11 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   await listen(server, options.port, options.host);
   const { port } = server.address() as AddressInfo;
   const origin = `http://${urlHost(options.host)}:${port}`;
+  const services = createServices(options, origin, log);
+  const { catalog, review, outbox, subscriptions, payments } = services;
 
-  const catalog = new Catalog(options.config);
-  const review = new GoLiveReview(options.live);
-  const outbox = new WebhookOutbox({
-    clock,
-    catalog,
-    retryDelaysSeconds: options.config.webhooks.retryDelaysSeconds,
-    timeoutMs: options.config.webhooks.timeoutMs,
-    fetch: options.fetch,
-    signatureTime: options.signatureTime,
-    log,
-  });
-  const subscriptions = new SubscriptionEngine({ clock, catalog, outbox, log });
-  const payments = new PaymentService({
-    catalog,
-    clock,
-    outbox,
-    subscriptions,
-    checkoutBaseUrl: origin,
-    log,
-  });
-  const auth = { catalog, tokens: new TokenStore(clock, name), rateLimiter: new RateLimiter(clock) };
-  const latencyMs = options.config.payments.createLatencyMs;
-  const paymentDeps = {
-    ...auth,
-    payments,
-    idempotency: new IdempotencyStore(clock),
-    whileCreating: async () => {
-      if (latencyMs > 0) await sleep(latencyMs);
-      await options.holdPaymentCreation?.();
-    },
-  };
-  const subscriptionDeps = { ...auth, subscriptions };
-
-  const router = new Router()
-    .add('POST', '/oauth2/token', withErrorEnvelope(tokenRoute({ ...auth, review })))
-    .add('GET', '/v1/capabilities', withErrorEnvelope(capabilitiesRoute(auth)))
-    .add('POST', '/v1/payments', withErrorEnvelope(createPaymentRoute(paymentDeps)))
-    .add('GET', '/v1/payments/:paymentUid', withErrorEnvelope(getPaymentRoute(paymentDeps)))
-    .add('POST', '/v1/payments/:paymentUid/cancel', withErrorEnvelope(cancelPaymentRoute(paymentDeps)))
-    .add(
-      'GET',
-      '/v1/subscriptions/:subscriptionUid',
-      withErrorEnvelope(getSubscriptionRoute(subscriptionDeps)),
-    )
-    .add(
-      'POST',
-      '/v1/subscriptions/:subscriptionUid/cancel',
-      withErrorEnvelope(cancelSubscriptionRoute(subscriptionDeps)),
-    )
-    .add(
-      'POST',
-      '/v1/subscriptions/:subscriptionUid/resume',
-      withErrorEnvelope(resumeSubscriptionRoute(subscriptionDeps)),
-    );
+  const router = new Router();
+  addApiRoutes(router, { ...services, name, clock, holdPaymentCreation: options.holdPaymentCreation });
   const policy = options.config.consentPolicy;
   addCheckoutRoutes(router, {
     payments,
@@ -134,17 +72,7 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
     pinLength: policy.pin.length,
     environment: name,
   });
-  addControlRoutes(router, {
-    environment: name,
-    apiBaseUrl: origin,
-    catalog,
-    review,
-    payments,
-    subscriptions,
-    outbox,
-    sms,
-    clock,
-  });
+  addControlRoutes(router, { ...services, environment: name, apiBaseUrl: origin, sms, clock });
   const listener = createRequestListener(router, log, options.controlToken);
   server.on('request', (request, response) => {
     void listener(request, response).finally(() => options.onRequest?.());
@@ -166,4 +94,30 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
       });
     },
   };
+}
+
+/** What the environment's routes work on: its catalog, go-live review, outbox, subscriptions, payments. */
+function createServices(options: StartEnvironmentOptions, origin: string, log: (line: string) => void) {
+  const { clock } = options;
+  const catalog = new Catalog(options.config);
+  const review = new GoLiveReview(options.live);
+  const outbox = new WebhookOutbox({
+    clock,
+    catalog,
+    retryDelaysSeconds: options.config.webhooks.retryDelaysSeconds,
+    timeoutMs: options.config.webhooks.timeoutMs,
+    fetch: options.fetch,
+    signatureTime: options.signatureTime,
+    log,
+  });
+  const subscriptions = new SubscriptionEngine({ clock, catalog, outbox, log });
+  const payments = new PaymentService({
+    catalog,
+    clock,
+    outbox,
+    subscriptions,
+    checkoutBaseUrl: origin,
+    log,
+  });
+  return { catalog, review, outbox, subscriptions, payments };
 }

@@ -1,6 +1,6 @@
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import {
   apiGet,
   apiPost,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { paymentSchema, subscriptionSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import { apiGet, apiPost, createPayment, dataOf, getToken, paymentBody } from '../test-support/api-client.js';
 import { startTestSandbox, TEST_START } from '../test-support/sandbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test-support/webhook-receiver.js';

@@ -4,7 +4,7 @@ import type { IssuedSecret } from '../go-live/go-live-review.js';
 import type { SmsMessage } from '../operator/sms-inbox.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import type { SubscriptionRecord } from '../records/subscription-record.js';
-import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import type { WebhookDelivery } from '../webhooks/delivery-record.js';
 
 /**
  * Bumped when the file's shape changes; a file of another version is refused, never half-read.

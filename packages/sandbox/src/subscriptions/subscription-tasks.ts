@@ -1,4 +1,5 @@
-import type { SandboxClock, ScheduledTask } from '../clock/clock.js';
+import type { SandboxClock } from '../clock/clock.js';
+import type { ScheduledTask } from '../clock/scheduled-task.js';
 
 /** The clock tasks pending for each subscription, so that an end or a new period can drop them. */
 export class SubscriptionTasks {

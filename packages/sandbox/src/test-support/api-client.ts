@@ -1,8 +1,8 @@
 import { type ApiErrorBody, errorEnvelopeSchema, successEnvelopeSchema } from '@dcbkit/core/schemas';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { EnvironmentCredentials } from '../sandbox/environment-view.js';
 import { type HttpErrorCode, httpErrorCodeInfo } from '../shared/api-error.js';
+import type { EnvironmentCredentials } from '../start/environment-view.js';
 
 /**
  * A sandbox or one of its environments, and credentials to call it with: the sandbox's first

@@ -1,7 +1,7 @@
 import { createClock } from '../clock/clock.js';
 import type { ApplicationCapability, SandboxConfig } from '../config/config-schema.js';
 import { defaultSandboxConfig } from '../config/load-config.js';
-import { type Sandbox, type StartSandboxOptions, startSandbox } from '../sandbox/start-sandbox.js';
+import { type Sandbox, type StartSandboxOptions, startSandbox } from '../start/start-sandbox.js';
 
 /** Where test clocks start. */
 export const TEST_START = '2030-01-01T00:00:00.000Z';

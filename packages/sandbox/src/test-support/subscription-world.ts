@@ -11,7 +11,7 @@ import { decide } from '@dcbkit/core/store';
 import { afterEach, expect } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import { offerDefinitionsOf } from '../config/offer-definitions.js';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import type { BrowserPage } from '../testing/checkout-browser.js';
 import { createCheckoutDriver } from '../testing/checkout-driver.js';
 import { SandboxCheckoutError } from '../testing/checkout-error.js';

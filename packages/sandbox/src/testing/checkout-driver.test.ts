@@ -1,6 +1,6 @@
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import { createPayment, dataOf, getToken, paymentBody } from '../test-support/api-client.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { createCheckoutDriver } from './checkout-driver.js';

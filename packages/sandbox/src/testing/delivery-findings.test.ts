@@ -1,6 +1,6 @@
 import type { WebhookEvent } from '@dcbkit/core';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/delivery-record.js';
 import {
   deliveryResult,
   deliveryStats,

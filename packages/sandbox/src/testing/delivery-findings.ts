@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import type { DeliveryAttempt, WebhookDelivery } from '../webhooks/delivery-record.js';
 import type { ForgedDelivery } from './forged-event.js';
 import {
   type DeliveryStats,

@@ -1,5 +1,5 @@
-import type { Sandbox } from '../sandbox/start-sandbox.js';
-import { DELIVERY_WINDOW_SECONDS, type WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
+import { DELIVERY_WINDOW_SECONDS, type WebhookDelivery } from '../webhooks/delivery-record.js';
 
 // Bounds: a settle never moves the clock further than one delivery window (by then every event
 // is delivered or dead-lettered) nor loops more than this many times.

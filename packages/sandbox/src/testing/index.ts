@@ -8,28 +8,27 @@
 
 // Partners' tests start the emulator from the same import.
 export { createClock, type SandboxClock } from '../clock/clock.js';
+// What the sandbox's own methods throw, for a test that checks a code.
+export { SandboxError, type SandboxErrorCode } from '../shared/sandbox-error.js';
 export type {
   EnvironmentCredentials,
   SandboxEnvironment,
   SandboxProductionEnvironment,
   SandboxTestEnvironment,
-} from '../sandbox/environment-view.js';
-export { type Sandbox, type StartSandboxOptions, startSandbox } from '../sandbox/start-sandbox.js';
-// What the sandbox's own methods throw, for a test that checks a code.
-export { SandboxError, type SandboxErrorCode } from '../shared/sandbox-error.js';
+} from '../start/environment-view.js';
+export { type Sandbox, type StartSandboxOptions, startSandbox } from '../start/start-sandbox.js';
 export { type BrowserPage, CheckoutBrowser, type PageForm, parseForms } from './checkout-browser.js';
 export {
   type CheckoutDriver,
   type CheckoutDriverOptions,
   type CheckoutLocale,
-  type CheckoutOutcome,
   createCheckoutDriver,
   type FailOptions,
   type FailureCause,
-  type PayOptions,
   type SandboxTarget,
 } from './checkout-driver.js';
 export { SandboxCheckoutError, type SandboxCheckoutErrorCode } from './checkout-error.js';
+export type { CheckoutOutcome, PayOptions } from './checkout-walk.js';
 export { runPartnerCheck } from './partner-check.js';
 export { PartnerCheckError, type PartnerCheckErrorCode } from './partner-check-error.js';
 export type {

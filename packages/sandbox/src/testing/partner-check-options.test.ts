@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { PartnerCheckError } from './partner-check-error.js';
 import { type PartnerCheckOptions, resolvePartnerCheckOptions } from './partner-check-options.js';

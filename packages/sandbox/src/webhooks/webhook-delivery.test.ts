@@ -3,7 +3,7 @@ import { paymentSchema } from '@dcbkit/core/schemas';
 import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
-import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { Sandbox } from '../start/start-sandbox.js';
 import {
   apiGet,
   apiPost,
@@ -20,7 +20,7 @@ import {
   type WebhookReceiver,
 } from '../test-support/webhook-receiver.js';
 import { CheckoutBrowser } from '../testing/checkout-browser.js';
-import type { WebhookDelivery } from './webhook-outbox.js';
+import type { WebhookDelivery } from './delivery-record.js';
 
 let sandbox: Sandbox;
 let receiver: WebhookReceiver | undefined;

@@ -7,7 +7,7 @@ import {
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
 import type { RunningEnvironment } from '../environment/start-environment.js';
 import { SandboxError } from '../shared/sandbox-error.js';
-import type { WebhookDelivery } from '../webhooks/webhook-outbox.js';
+import type { WebhookDelivery } from '../webhooks/delivery-record.js';
 
 /** What a webhook URL must be, at start and at run time. */
 export const webhookUrlSchema = z.url({ protocol: /^https?$/ });
