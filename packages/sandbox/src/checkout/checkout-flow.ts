@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { ConsentMethod } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { ConsentPolicy } from '../config/config-schema.js';
 import {
@@ -22,6 +21,7 @@ import type { AcceptedLine } from '../operator/number-lookup.js';
 import type { SmsInbox } from '../operator/sms-inbox.js';
 import type { PaymentService, PurchaseRefusalCode } from '../payments/payment-service.js';
 import type { PaymentRecord } from '../records/payment-record.js';
+import type { ConsentMethod } from '../shared/service-types.js';
 import { offerName, offerPrice } from './checkout-pages.js';
 import type { Locale } from './locale.js';
 import { messagesFor } from './messages.js';

@@ -1,4 +1,4 @@
-import type { CreatePaymentRequest, WebhookEvent } from '@dcbkit/core';
+import type { WebhookEvent } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { SandboxOffer } from '../config/config-schema.js';
@@ -14,6 +14,7 @@ import type { PaymentFailure, PaymentRecord } from '../records/payment-record.js
 import { PaymentRefusal } from '../refusals/refusals.js';
 import { RetentionQueue } from '../retention/retention-queue.js';
 import { newId, subscriberUidFor } from '../shared/ids.js';
+import type { CreatePaymentRequest } from '../shared/service-types.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 

@@ -1,4 +1,4 @@
-import type { Money, SubscriptionCancelWhen, WebhookEvent, WebhookEventName } from '@dcbkit/core';
+import type { Money, WebhookEvent, WebhookEventName } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../records/subscription-record.js';
 import { SubscriptionRefusal } from '../refusals/refusals.js';
 import { newId } from '../shared/ids.js';
+import type { SubscriptionCancelWhen } from '../shared/service-types.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { addBillingPeriod, addDays } from './billing-period.js';
 import { chargeOutcomeOf, type RenewalOutcome, takeChargeOutcome } from './renewal-outcome.js';

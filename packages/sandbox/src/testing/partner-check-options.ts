@@ -1,5 +1,5 @@
-import type { GracePolicy, OfferType } from '@dcbkit/core';
 import type { Sandbox } from '../sandbox/start-sandbox.js';
+import type { GracePolicy, OfferType } from '../shared/service-types.js';
 import { PartnerCheckError } from './partner-check-error.js';
 
 /** Headers that make a request the account's: a session cookie from your sign-in, or your test header. */

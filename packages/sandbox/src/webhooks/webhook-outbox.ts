@@ -1,5 +1,5 @@
-import { signWebhook, type WebhookEvent } from '@dcbkit/core';
-import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
+import type { WebhookEvent } from '@dcbkit/core';
+import { SIGNATURE_HEADER, signWebhook } from '@dcbkit/core/webhooks';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { ChaosSettings } from '../config/chaos-settings.js';
