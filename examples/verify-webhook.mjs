@@ -1,6 +1,6 @@
 // The runnable example until the starters exist: signs a webhook the way the service does,
 // verifies it with @dcbkit/core, then shows what each tampering is refused with.
-import { signWebhook, verifyWebhook, WebhookVerificationError } from '@dcbkit/core';
+import { signWebhook, verifyWebhook, WebhookVerificationError } from '@dcbkit/core/webhooks';
 
 const secret = 'whsec_example_do_not_use_in_production';
 const body = JSON.stringify({

@@ -51,10 +51,10 @@ const SNIPPET_CONTEXTS = {
 declare const offerList: import('@dcbkit/core').OfferDefinitionInput[];`,
   // The pieces made by the lower-level constructors.
   parts: `declare const client: import('@dcbkit/core').DcbClient;
-declare const store: import('@dcbkit/core').EntitlementStore & import('@dcbkit/core').ReconcileStore;
-declare const ledger: import('@dcbkit/core').EventLedger;
-declare const handler: import('@dcbkit/core').WebhookHandler;
-declare const routes: import('@dcbkit/core').PartnerRoutes;`,
+declare const store: import('@dcbkit/core/store').EntitlementStore & import('@dcbkit/core/store').ReconcileStore;
+declare const ledger: import('@dcbkit/core/store').EventLedger;
+declare const handler: import('@dcbkit/core/web').WebhookHandler;
+declare const routes: import('@dcbkit/core/node').PartnerRoutes;`,
   // An Express app and one of its pages.
   express: `declare const app: import('express').Express;
 declare const showPremium: import('express').RequestHandler;`,
@@ -78,7 +78,7 @@ declare const order: { id: string };
 declare const res: import('express').Response;
 declare const req: import('express').Request;`,
   // The logger and error tracker of your app.
-  app: `declare const logger: import('@dcbkit/core').DcbLogger & { error: import('@dcbkit/core').LogFunction; warn: import('@dcbkit/core').LogFunction };
+  app: `declare const logger: import('@dcbkit/core').DcbLogger & Required<Pick<import('@dcbkit/core').DcbLogger, 'error' | 'warn'>>;
 declare function reportToTracker(error: Error, tags: Record<string, unknown>): void;
 declare const mailer: {
   welcome(accountKey: string, productUid: string): Promise<void>;

@@ -3,8 +3,9 @@
 // (mariadb-store.test.ts). It implements EntitlementStore and EventLedger; reconciliation's
 // bookkeeping (ReconcileStore) is left out, as a partner may: the kit then refuses `reconcile`.
 import { createHash, randomUUID } from 'node:crypto';
+import type { Entitlement } from '@dcbkit/core';
 import { entitlementSchema } from '@dcbkit/core/schemas';
-import type { Claim, ClaimToken, Entitlement, EntitlementStore, EventLedger } from '@dcbkit/core/store';
+import type { Claim, ClaimToken, EntitlementStore, EventLedger } from '@dcbkit/core/store';
 import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
 
 /** The tables' names: one prefix, so that two apps (or two test runs) share a database. */

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createCheckoutNonce } from '@dcbkit/core';
+import { createCheckoutNonce } from '@dcbkit/core/node';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import { createCheckoutDriver, createClock, type Sandbox, startSandbox } from '@dcbkit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import type { RequestListener } from 'node:http';
-import { signWebhook } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import type { Sandbox } from '@dcbkit/sandbox';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

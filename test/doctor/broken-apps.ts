@@ -6,7 +6,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createWebhookHandler, memoryLedger, memoryStore } from '@dcbkit/core';
+import { memoryLedger, memoryStore } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { createExpressWebhook } from '@dcbkit/express';
 import express5 from 'express5';
 import type { PartnerKit } from '../support/partner-kit.js';

@@ -4,7 +4,7 @@
  * change no entitlement of the app it probes.
  */
 import type { RequestListener } from 'node:http';
-import { signWebhook } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import type { Sandbox } from '@dcbkit/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../packages/core/src/cli/run-cli.js';

@@ -1,4 +1,4 @@
-import { createCheckoutNonce, type RouteResult } from '@dcbkit/core';
+import { createCheckoutNonce, type RouteResult } from '@dcbkit/core/node';
 import type { Sandbox } from '@dcbkit/sandbox';
 import { postgresStore, type SqlStore } from '@dcbkit/store-postgres';
 import { afterEach, describe, expect, it } from 'vitest';

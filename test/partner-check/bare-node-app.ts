@@ -6,11 +6,11 @@ import {
   type DcbKit,
   type Entitlement,
   isDcbError,
-  type RouteResult,
   silentLogger,
-  verifyWebhook,
   type WebhookEvent,
 } from '@dcbkit/core';
+import type { RouteResult } from '@dcbkit/core/node';
+import { verifyWebhook } from '@dcbkit/core/webhooks';
 import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 
 /**

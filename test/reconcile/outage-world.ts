@@ -1,5 +1,4 @@
 import {
-  type AccessContext,
   type CreateClientOptions,
   createDcbKit,
   type DcbKit,
@@ -10,6 +9,9 @@ import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { listen, type RunningServer } from '../support/listen.js';
+
+/** What the kit's accessGranted and accessRevoked listeners receive. */
+type AccessContext = Parameters<NonNullable<NonNullable<DcbKitConfig['on']>['accessGranted']>>[0];
 
 export const OFFER = 'offer_premium_monthly';
 export const DAY_SECONDS = 86_400;

@@ -1,4 +1,5 @@
-import { type Entitlement, hasAccess, rememberPendingPayment, type Subscription } from '@dcbkit/core';
+import { type Entitlement, hasAccess, type Subscription } from '@dcbkit/core';
+import { rememberPendingPayment } from '@dcbkit/core/node';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

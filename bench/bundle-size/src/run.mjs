@@ -15,7 +15,7 @@ const STRIPE = "stripe's SDK (import Stripe from 'stripe')";
 const cases = [
   {
     name: VERIFY_FROM_ROOT,
-    code: "export { verifyWebhook, signWebhook } from '@dcbkit/core';",
+    code: "export { verifyWebhook, signWebhook } from '@dcbkit/core/webhooks';",
   },
   {
     name: VERIFY_FROM_WEBHOOKS,

@@ -6,7 +6,9 @@
  * when it exceeds its time budget (a purchase whose cost grows with the orders held makes the
  * build quadratic), and the verdict then says how far it got. Target: at 100,000 within 2x.
  */
-import { createWebhookHandler, memoryLedger, memoryStore } from '@dcbkit/core';
+
+import { memoryLedger, memoryStore } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { formatCount, pairedRatio, signBody, spread } from '@dcbkit-bench/shared';
 import type { SignedRequest } from './events.js';
 import type { PartResult } from './part.js';

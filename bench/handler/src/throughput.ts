@@ -7,7 +7,10 @@
  * what keeping the history of every decision costs. Rounds rotate the candidates over 2,000
  * events each; duplicates are the previous round's batch again, every one still in the ledger.
  */
-import { createWebhookHandler, memoryLedger, memoryStore, verifyWebhook } from '@dcbkit/core';
+
+import { memoryLedger, memoryStore } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
+import { verifyWebhook } from '@dcbkit/core/webhooks';
 import { cpuClock, formatCount, pairedRatio, spread, verdict } from '@dcbkit-bench/shared';
 import { offers, SECRET, type SignedRequest, signedEvents } from './events.js';
 import type { PartResult } from './part.js';

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
-import { createWebhookHandler, memoryLedger, memoryStore } from '@dcbkit/core';
+import { memoryLedger, memoryStore } from '@dcbkit/core';
 import { runNodeWebhook } from '@dcbkit/core/node';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { createExpressWebhook } from '@dcbkit/express';
 import { createKoaWebhook } from '@dcbkit/koa';
 import Router from '@koa/router';

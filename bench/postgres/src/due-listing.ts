@@ -9,8 +9,7 @@
  * analyzed as autovacuum would have by then. Each size has a schema of its own, dropped at the end.
  */
 import { randomBytes } from 'node:crypto';
-import { type DcbClient, reconcile } from '@dcbkit/core';
-import type { Entitlement } from '@dcbkit/core/store';
+import { type DcbClient, type Entitlement, reconcile } from '@dcbkit/core';
 import { postgresStore, type SqlStore } from '@dcbkit/store-postgres';
 import pg from 'pg';
 import { offers } from './events.js';

@@ -1,4 +1,5 @@
-import { defineOffers, signWebhook } from '@dcbkit/core';
+import { defineOffers } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 
 export const SECRET = 'whsec_bench_postgres_0123456789abcdef';
 /** Accounts the events are spread over: later rounds update entitlements earlier rounds created. */

@@ -17,8 +17,7 @@
  * on Node about what the sync one does). (f) has no target: it says what an edge runtime's Web
  * Crypto costs, measured on Node's.
  */
-import { verifyWebhook } from '@dcbkit/core';
-import { verifyWebhookAsync } from '@dcbkit/core/webhooks';
+import { verifyWebhook, verifyWebhookAsync } from '@dcbkit/core/webhooks';
 import {
   createFloorCheck,
   formatCount,

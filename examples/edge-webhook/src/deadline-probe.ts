@@ -1,7 +1,7 @@
 // Not part of the example: run.mjs serves it beside the kit's worker to show that the handler's
 // processing deadline (`timeoutMs`) holds on a runtime whose timers belong to the request that set
 // them: a delivery whose store never answers gets its 503, after other requests came and went.
-import type { EntitlementStore } from '@dcbkit/core';
+import type { EntitlementStore } from '@dcbkit/core/store';
 import { createFetchWebhook, createWebhookHandler, memoryLedger, memoryStore } from '@dcbkit/core/web';
 import { offers } from './offers.js';
 

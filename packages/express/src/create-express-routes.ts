@@ -1,5 +1,6 @@
-import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
-import { gateAnswer, partnerRouteHandlers, runPartnerRoute } from '@dcbkit/core/node';
+import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
+import { type PartnerRoutes, runPartnerRoute } from '@dcbkit/core/node';
+import { gateAnswer, type PartnerRouteHandlers, partnerRouteHandlers } from '@dcbkit/core/web';
 import type { Request, RequestHandler, Response } from 'express';
 import { writeAnswer } from './write-answer.js';
 
@@ -20,7 +21,7 @@ export interface ExpressRoutesOptions {
    * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
    * what to answer, `error.message` a sentence for the browser. Default: small JSON.
    */
-  renderError?: (error: DcbError<RouteErrorCode>, req: Request, res: Response) => void | Promise<void>;
+  renderError?: (error: DcbError<DcbErrorCode<'route'>>, req: Request, res: Response) => void | Promise<void>;
   /** Where requireAccess sends someone without access; default: answer 403. */
   offersPage?: string;
 }

@@ -1,5 +1,5 @@
-import type { WebhookHandler } from '@dcbkit/core';
 import { keptBytesOf, runNodeWebhook } from '@dcbkit/core/node';
+import type { WebhookHandler } from '@dcbkit/core/web';
 import type { RequestHandler } from 'express';
 import { writeAnswer } from './write-answer.js';
 

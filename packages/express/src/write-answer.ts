@@ -1,4 +1,4 @@
-import type { HttpAnswer } from '@dcbkit/core/node';
+import type { HttpAnswer } from '@dcbkit/core/web';
 import type { Response } from 'express';
 
 export function writeAnswer(res: Response, answer: HttpAnswer): void {

@@ -1,4 +1,5 @@
-import { createDcbKit, type DcbKit, type DcbLogger, signWebhook } from '@dcbkit/core';
+import { createDcbKit, type DcbKit, type DcbLogger } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
-import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
-import { gateAnswer, partnerRouteHandlers, runPartnerRoute } from '@dcbkit/core/node';
+import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
+import { type PartnerRoutes, runPartnerRoute } from '@dcbkit/core/node';
+import { gateAnswer, type PartnerRouteHandlers, partnerRouteHandlers } from '@dcbkit/core/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteHandler } from './fastify-route-handler.js';
 import { writeAnswer } from './write-answer.js';
@@ -21,7 +22,11 @@ export interface FastifyRoutesOptions {
    * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
    * what to answer, `error.message` a sentence for the browser. Default: small JSON.
    */
-  renderError?: (error: DcbError<RouteErrorCode>, request: FastifyRequest, reply: FastifyReply) => unknown;
+  renderError?: (
+    error: DcbError<DcbErrorCode<'route'>>,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => unknown;
   /** Where requireAccess sends someone without access; default: answer 403. */
   offersPage?: string;
 }

@@ -1,5 +1,5 @@
-import type { WebhookHandler } from '@dcbkit/core';
 import { keptBytesOf, runNodeWebhook } from '@dcbkit/core/node';
+import type { WebhookHandler } from '@dcbkit/core/web';
 import type { FastifyRouteHandler } from './fastify-route-handler.js';
 import { writeAnswer } from './write-answer.js';
 

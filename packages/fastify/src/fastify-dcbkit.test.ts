@@ -1,11 +1,6 @@
-import {
-  createWebhookHandler,
-  DcbError,
-  type DcbLogger,
-  memoryLedger,
-  memoryStore,
-  signWebhook,
-} from '@dcbkit/core';
+import { DcbError, type DcbLogger, memoryLedger, memoryStore } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFastifyWebhook } from './create-fastify-webhook.js';

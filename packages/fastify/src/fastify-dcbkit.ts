@@ -1,4 +1,5 @@
-import { DcbError, type WebhookHandler } from '@dcbkit/core';
+import { DcbError } from '@dcbkit/core';
+import type { WebhookHandler } from '@dcbkit/core/web';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import { createFastifyWebhook } from './create-fastify-webhook.js';

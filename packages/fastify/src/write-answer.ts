@@ -1,4 +1,4 @@
-import type { HttpAnswer } from '@dcbkit/core/node';
+import type { HttpAnswer } from '@dcbkit/core/web';
 import type { FastifyReply } from 'fastify';
 
 /** Sends core's answer as it is; returns the reply, as Fastify asks of an async handler that answered. */

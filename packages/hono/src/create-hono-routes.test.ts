@@ -1,4 +1,5 @@
-import { createDcbKit, type DcbKit, type DcbLogger, signWebhook } from '@dcbkit/core';
+import { createDcbKit, type DcbKit, type DcbLogger } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createHonoRoutes, type HonoRoutesOptions } from './create-hono-routes.js';

@@ -1,5 +1,13 @@
-import type { DcbError, PartnerRouteHandlers, PartnerRoutes, RouteErrorCode, RouteView } from '@dcbkit/core';
-import { gateAnswer, partnerRouteHandlers, responseOf, runFetchRoute, withHeaders } from '@dcbkit/core/web';
+import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
+import type { PartnerRoutes } from '@dcbkit/core/node';
+import {
+  gateAnswer,
+  type PartnerRouteHandlers,
+  partnerRouteHandlers,
+  responseOf,
+  runFetchRoute,
+  withHeaders,
+} from '@dcbkit/core/web';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import { routeBodyOf } from './hono-body.js';
 
@@ -20,7 +28,7 @@ export interface HonoRoutesOptions<E extends Env = Env> {
    * what to answer, `error.message` a sentence for the browser. Default: small JSON. The refusal's
    * Allow and Retry-After headers are added to your Response unless it has its own.
    */
-  renderError?: (error: DcbError<RouteErrorCode>, c: Context<E>) => Response | Promise<Response>;
+  renderError?: (error: DcbError<DcbErrorCode<'route'>>, c: Context<E>) => Response | Promise<Response>;
   /** Where requireAccess sends someone without access; default: answer 403. */
   offersPage?: string;
 }

@@ -1,4 +1,6 @@
-import { createWebhookHandler, type DcbLogger, memoryLedger, memoryStore, signWebhook } from '@dcbkit/core';
+import { type DcbLogger, memoryLedger, memoryStore } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHonoWebhook } from './create-hono-webhook.js';

@@ -1,5 +1,4 @@
-import type { WebhookHandler } from '@dcbkit/core';
-import { runFetchWebhook } from '@dcbkit/core/web';
+import { runFetchWebhook, type WebhookHandler } from '@dcbkit/core/web';
 import type { Env, Handler } from 'hono';
 import { keptBodyOf } from './hono-body.js';
 

@@ -1,5 +1,5 @@
-import type { WebhookHandler } from '@dcbkit/core';
 import { runNodeWebhook } from '@dcbkit/core/node';
+import type { WebhookHandler } from '@dcbkit/core/web';
 import type { Context, Middleware } from 'koa';
 import { writeAnswer } from './write-answer.js';
 

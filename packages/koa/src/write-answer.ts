@@ -1,4 +1,4 @@
-import type { HttpAnswer } from '@dcbkit/core/node';
+import type { HttpAnswer } from '@dcbkit/core/web';
 import type { Context } from 'koa';
 
 export function writeAnswer(ctx: Context, answer: HttpAnswer): void {

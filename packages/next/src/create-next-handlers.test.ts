@@ -1,4 +1,5 @@
-import { configFromEnv, createDcbKit, type DcbKit, type DcbLogger, signWebhook } from '@dcbkit/core';
+import { configFromEnv, createDcbKit, type DcbKit, type DcbLogger } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createNextHandlers } from './create-next-handlers.js';
 import { createNextWebhook } from './create-next-webhook.js';

@@ -1,10 +1,12 @@
-import type { PartnerRouteHandlers, PartnerRoutes, WebhookHandler } from '@dcbkit/core';
+import type { PartnerRoutes } from '@dcbkit/core/node';
 import {
   createFetchRoutes,
   type FetchAccessGate,
   type FetchRouteHandler,
   type FetchRoutes,
   type FetchRoutesOptions,
+  type PartnerRouteHandlers,
+  type WebhookHandler,
 } from '@dcbkit/core/web';
 import { createNextWebhook } from './create-next-webhook.js';
 import { madeOnFirstUse } from './made-on-first-use.js';

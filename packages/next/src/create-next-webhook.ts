@@ -1,5 +1,5 @@
-import type { WebhookHandler } from '@dcbkit/core';
-import { DcbError, runFetchWebhook } from '@dcbkit/core/web';
+import { DcbError } from '@dcbkit/core';
+import { runFetchWebhook, type WebhookHandler } from '@dcbkit/core/web';
 import { madeOnFirstUse } from './made-on-first-use.js';
 import { assertMaker, type NextRouteHandler } from './next-route.js';
 

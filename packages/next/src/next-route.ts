@@ -1,4 +1,4 @@
-import { DcbError } from '@dcbkit/core/web';
+import { DcbError } from '@dcbkit/core';
 
 /**
  * The second argument Next.js gives a route handler: the dynamic segments of its folder

@@ -1,4 +1,4 @@
-import type { EntitlementChange } from '@dcbkit/core';
+import type { EntitlementChange } from '@dcbkit/core/store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore, type SqlStore } from './connect/create-sql-store.js';

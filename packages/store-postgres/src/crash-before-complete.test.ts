@@ -1,5 +1,6 @@
-import { createWebhookHandler, type EventLedger, type WebhookEvent } from '@dcbkit/core';
-import type { ClaimToken } from '@dcbkit/core/store';
+import type { WebhookEvent } from '@dcbkit/core';
+import type { ClaimToken, EventLedger } from '@dcbkit/core/store';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from './connect/postgres-store.js';
 import { DATABASE_URL, type TestDatabase, testDatabase } from './test-support/database.js';

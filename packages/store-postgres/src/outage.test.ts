@@ -1,4 +1,5 @@
-import { createWebhookHandler, type WebhookEvent } from '@dcbkit/core';
+import type { WebhookEvent } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from './connect/postgres-store.js';

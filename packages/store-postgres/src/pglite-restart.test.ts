@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWebhookHandler, type WebhookEvent } from '@dcbkit/core';
+import type { WebhookEvent } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteStore } from './connect/pglite-store.js';
 import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';

@@ -1,3 +1,4 @@
+import { ERROR_CODES as SERVICE_ERROR_CODES } from '../schemas/api-error-codes.js';
 import {
   DCB_ERROR_CODES,
   type ErrorCodeGroup,
@@ -54,4 +55,15 @@ export function httpStatusOf<C extends AnsweredErrorCode>(code: C): HttpStatusOf
 /** Every code of `group`, in the table's order. */
 export function codesOf<G extends ErrorCodeGroup>(group: G): readonly CodesOf<G>[] {
   return (Object.keys(ROWS) as KitErrorCode[]).filter((code): code is CodesOf<G> => isCodeOf(group, code));
+}
+
+/**
+ * The group of a code of dcbkit's (`'route'`, `'verification'`…: its row's `group`), `'service'`
+ * for a code of the spec's error table, undefined for any other string (a code the service added
+ * after this version). Branch on the group where the code itself is too fine: every `'client'`
+ * code is a failure to talk to the service, every `'configuration'` one a fix to the setup.
+ */
+export function errorGroupOf(code: string): ErrorCodeGroup | 'service' | undefined {
+  if (isKitErrorCode(code)) return ROWS[code].group;
+  return Object.hasOwn(SERVICE_ERROR_CODES, code) ? 'service' : undefined;
 }

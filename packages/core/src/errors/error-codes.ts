@@ -225,8 +225,15 @@ export type KitErrorCode = keyof typeof DCB_ERROR_CODES;
 /** A spec error code, or a newer one the service may add (autocompletes the known ones). */
 export type ApiErrorCode = ServiceErrorCode | (string & {});
 
-/** Every code a DcbError can carry: dcbkit's own, or the service's. */
-export type DcbErrorCode = KitErrorCode | ServiceErrorCode;
+/**
+ * Every code a DcbError can carry: dcbkit's own, or the service's. The one code union an app
+ * branches on; its groups are data (each row's `group`), and a group argument picks theirs:
+ * `DcbErrorCode<'route'>` is what a partner route refuses with, `DcbErrorCode<'verification'>`
+ * what verifyWebhook throws, `DcbErrorCode<'service'>` the spec's own codes (`PAY-101`…).
+ */
+export type DcbErrorCode<Group extends ErrorCodeGroup | 'service' = ErrorCodeGroup | 'service'> =
+  | { [C in KitErrorCode]: (typeof DCB_ERROR_CODES)[C]['group'] extends Group ? C : never }[KitErrorCode]
+  | ('service' extends Group ? ServiceErrorCode : never);
 
 export function isKitErrorCode(code: string): code is KitErrorCode {
   return Object.hasOwn(DCB_ERROR_CODES, code);

@@ -3,6 +3,7 @@ export {
   type AuthenticationFailureCode,
   type CodesOf,
   codesOf,
+  errorGroupOf,
   type HttpStatusOf,
   httpStatusOf,
   isAuthenticationFailureCode,

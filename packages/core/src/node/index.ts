@@ -1,12 +1,19 @@
-// '@dcbkit/core/node': the plumbing framework adapters share (@dcbkit/express, @dcbkit/koa, or
-// your own for another Node framework). Partner apps do not need it. A server on fetch's Request
-// and Response (Hono, Next.js, an edge function) has '@dcbkit/core/web' instead.
+// '@dcbkit/core/node': what reads a Node request, for framework adapters (@dcbkit/express,
+// @dcbkit/koa, @dcbkit/fastify, or your own for another Node framework), and the parts of the kit
+// for wiring them by hand on Node without createDcbKit (the partner routes, a payment read applied
+// to a store). Partner apps using createDcbKit do not need it. The plumbing every adapter shares,
+// whatever its request (the route handlers, the gate's answer, HttpAnswer), is in
+// '@dcbkit/core/web', which runs on Node too. Every name here is exported by this entry alone.
 
-export type { RawBodyErrorCode } from '../http/body-error.js';
-export type { HttpAnswer } from '../http/http-answer.js';
-export { gateAnswer } from '../routes/gate-answer.js';
-export { partnerRouteHandlers, type RouteHandlerFactory } from '../routes/route-handlers.js';
-export type { PartnerAction, PartnerRouteOutcome } from '../routes/run-route-request.js';
+export { applyPaymentRead, type GrantResult } from '../apply/apply-payment-read.js';
+export { rememberPendingPayment } from '../apply/pending-payments.js';
+export { createCheckoutNonce } from '../routes/checkout-nonce.js';
+export {
+  createPartnerRoutes,
+  type PartnerRoutes,
+  type PartnerRoutesOptions,
+} from '../routes/partner-routes.js';
+export type { RouteResult } from '../routes/route-result.js';
 export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js';
 export { keptBytesOf } from './kept-bytes.js';
 export type { FieldSources } from './node-route-request.js';

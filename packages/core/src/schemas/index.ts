@@ -1,10 +1,12 @@
 // '@dcbkit/core/schemas': the zod schemas of the service's resources and of dcbkit's entitlement,
 // for validating what you store or receive yourself (the client and the webhook handler already
-// validate what they read). Their types are exported from '@dcbkit/core'.
+// validate what they read). The resources' types (Payment, Subscription, Entitlement, WebhookEvent,
+// OfferDefinition…) are '@dcbkit/core''s, and only its; a part of one is `z.infer<typeof …Schema>`.
 //
 // How every schema of this folder is written, so that an app bundling `verifyWebhook` from
-// '@dcbkit/core' gets no zod at all, and a full kit only the zod it runs (the root's dist files hold
-// the client and its schemas next to the verification):
+// '@dcbkit/core/webhooks' (and its errors from '@dcbkit/core') gets no zod at all, and a full kit
+// only the zod it runs (the dist files are shared chunks: the client and its schemas sit beside the
+// verification):
 // - zod is imported as a namespace (`import * as z from 'zod'`): a named `{ z }` import is one object
 //   that bundlers keep whole, every locale and the JSON Schema tools included (443 KB minified);
 // - a module-level schema is built inside a `/* @__PURE__ */ (() => …)()` call, which a bundler may

@@ -1,6 +1,8 @@
 // '@dcbkit/core/store': what a store author needs. The contracts (EntitlementStore, ReconcileStore,
 // EventLedger), the pure rules a store may run inside its transaction (decide and its facts, the
 // reconcile deadline a SQL store indexes), and the conformance suites that prove a store keeps them.
+// The resources a store holds (Entitlement, Payment…) are the app's types too: '@dcbkit/core' has them.
+// Every name here is exported by this entry alone.
 
 export { decide, factsOf } from '../access/decide.js';
 export type { EntitlementFacts, KnownFacts } from '../access/facts.js';
@@ -16,7 +18,7 @@ export { eventKey } from '../ledger/event-key.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
-export type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
+export type { EntitlementKey } from '../schemas/entitlement.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
 export { historyChecks, runHistoryConformance } from './conformance/history-conformance.js';
 export {

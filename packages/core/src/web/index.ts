@@ -3,12 +3,17 @@
 // (Hono, Next.js route handlers). The webhook as `(request) => Promise<Response>`, the partner
 // routes, and the parts of the kit that run where only web APIs exist (the webhook handler, the
 // memory store and ledger). Nothing here imports a node builtin: it bundles for esbuild's
-// `platform: 'neutral'`. Node adapters have '@dcbkit/core/node'.
+// `platform: 'neutral'`. The framework-neutral plumbing every adapter shares (the route handlers,
+// the gate's answer, HttpAnswer) is here too, Node adapters included: '@dcbkit/core/node' adds
+// only what reads a Node request.
+//
+// Exported by '@dcbkit/core' too, on purpose: the error family (DcbError, isDcbError), which a
+// caller of this entry catches, and memoryStore and memoryLedger, which an edge runtime reaches
+// only through this entry. Every other name here is exported by this entry alone.
 
 export { DcbError, isDcbError } from '../errors/dcb-error.js';
-export type { RawBodyErrorCode } from '../http/body-error.js';
 export type { HttpAnswer } from '../http/http-answer.js';
-export { type MemoryLedgerOptions, memoryLedger } from '../ledger/memory-ledger.js';
+export { memoryLedger } from '../ledger/memory-ledger.js';
 export { gateAnswer } from '../routes/gate-answer.js';
 export {
   type PartnerRouteHandlers,
@@ -16,7 +21,7 @@ export {
   type RouteHandlerFactory,
 } from '../routes/route-handlers.js';
 export type { PartnerAction, PartnerRouteOutcome, RouteCaller } from '../routes/run-route-request.js';
-export { type MemoryStoreOptions, memoryStore } from '../store/memory-store.js';
+export { memoryStore } from '../store/memory-store.js';
 export {
   type CreateWebhookHandlerOptions,
   createWebhookHandler,

@@ -2,12 +2,14 @@
 // for a receiver that only checks signatures (an edge function, a queue consumer). Nothing here
 // imports a node builtin: it bundles for any runtime (esbuild `platform: 'neutral'`), and finds
 // node's crypto at run time where there is one.
+//
+// The error family (DcbError, isDcbError, WebhookVerificationError) is '@dcbkit/core''s too: what a
+// caller of this entry catches. Every other name here is exported by this entry alone.
 
 export { DcbError, isDcbError } from '../errors/dcb-error.js';
-export type { WebhookEventName } from '../schemas/event-names.js';
 export { type SignWebhookOptions, signWebhook } from './sign-webhook.js';
 export { signWebhookAsync } from './sign-webhook-async.js';
 export { parseSignatureHeader, SIGNATURE_HEADER } from './signature-header.js';
 export { type VerifyWebhookOptions, verifyWebhook } from './verify-webhook.js';
 export { verifyWebhookAsync } from './verify-webhook-async.js';
-export { type WebhookVerificationCode, WebhookVerificationError } from './webhook-verification-error.js';
+export { WebhookVerificationError } from './webhook-verification-error.js';

@@ -1,10 +1,10 @@
-import type { Capabilities } from '@dcbkit/core';
 import { capabilitiesQuerySchema } from '@dcbkit/core/schemas';
 import type { Catalog } from '../config/catalog.js';
 import type { OperatorConfig } from '../config/config-schema.js';
 import { type Reply, successReply } from '../http/reply.js';
 import type { RouteRequest } from '../http/router.js';
 import { ApiError } from '../shared/api-error.js';
+import type { Capabilities } from '../shared/service-types.js';
 import { type AuthenticationDeps, authenticate } from './authenticate.js';
 
 /** The `operator` of an answer that covers every operator of the country. */

@@ -113,8 +113,8 @@ export class IdempotencyStore {
   private forgetClosedWindows(kept: LRUCache<string, Kept>): void {
     const now = this.nowMs();
     for (;;) {
-      const oldest = kept.rvalues().next();
-      if (oldest.done || oldest.value.windowEndsMs > now) return;
+      const oldest = kept.rvalues().next().value;
+      if (oldest === undefined || oldest.windowEndsMs > now) return;
       kept.pop();
     }
   }

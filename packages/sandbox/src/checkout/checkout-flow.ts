@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import type { ConsentMethod } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { ConsentPolicy } from '../config/config-schema.js';
 import {
@@ -23,6 +22,7 @@ import type { SmsInbox } from '../operator/sms-inbox.js';
 import type { PaymentService } from '../payments/payment-service.js';
 import type { PurchaseRefusalCode } from '../payments/purchase-history.js';
 import type { PaymentRecord } from '../records/payment-record.js';
+import type { ConsentMethod } from '../shared/service-types.js';
 import { offerName, offerPrice } from './checkout-pages.js';
 import type { Locale } from './locale.js';
 import { messagesFor } from './messages.js';

@@ -1,10 +1,11 @@
-import { type ConsentMethod, formatOfferPrice, formatPrice } from '@dcbkit/core';
+import { formatOfferPrice, formatPrice } from '@dcbkit/core';
 import { webOriginOf } from '@dcbkit/core/schemas';
 import type { OperatorConfig, SandboxOffer } from '../config/config-schema.js';
 import type { EnvironmentName } from '../config/environment-config.js';
 import type { ConsentSession } from '../consent/consent-session.js';
 import type { Network } from '../operator/consent-methods.js';
 import type { PaymentRecord } from '../records/payment-record.js';
+import type { ConsentMethod } from '../shared/service-types.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageOptions } from './layout.js';
 import { FORMAT_LOCALE, type Locale } from './locale.js';

@@ -1,7 +1,7 @@
-import type { ConsentMethod } from '@dcbkit/core';
 import type { EnvironmentName } from '../config/environment-config.js';
 import type { PurchaseRefusalCode } from '../payments/purchase-history.js';
 import type { PaymentFailureReason } from '../records/payment-record.js';
+import type { ConsentMethod } from '../shared/service-types.js';
 import { html, type SafeHtml } from './html.js';
 import type { Locale } from './locale.js';
 

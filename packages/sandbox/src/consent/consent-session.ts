@@ -1,7 +1,7 @@
-import type { ConsentMethod } from '@dcbkit/core';
 import type { ConsentPolicy, SandboxOffer } from '../config/config-schema.js';
 import { consentMethodsFor, consentPlan, type Network } from '../operator/consent-methods.js';
 import type { AcceptedLine } from '../operator/number-lookup.js';
+import type { ConsentMethod } from '../shared/service-types.js';
 
 /**
  * The checkout's consent state machine, with no HTTP, no clock and no chance of its own: time and

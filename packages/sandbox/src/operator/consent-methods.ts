@@ -1,5 +1,5 @@
-import type { ConsentMethod, OfferType } from '@dcbkit/core';
 import type { ConsentPolicy, OperatorConfig } from '../config/config-schema.js';
+import type { ConsentMethod, OfferType } from '../shared/service-types.js';
 
 /** How the subscriber's browser reaches the checkout: only mobile data lets the network recognise the line. */
 export type Network = 'MOBILE_DATA' | 'WIFI';

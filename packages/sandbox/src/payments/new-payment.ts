@@ -1,10 +1,10 @@
-import type { CreatePaymentRequest } from '@dcbkit/core';
 import type { Catalog } from '../config/catalog.js';
 import type { SandboxOffer } from '../config/config-schema.js';
 import type { EnvironmentApplication } from '../config/environment-config.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import { PaymentRefusal } from '../refusals/refusals.js';
 import { newId } from '../shared/ids.js';
+import type { CreatePaymentRequest } from '../shared/service-types.js';
 
 /** The offer a create asks for, if this application may sell it. Throws CAT-102/104/103, SBR-104. */
 export function offerToSell(

@@ -1,4 +1,3 @@
-import type { CreatePaymentRequest } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import type { SandboxOffer } from '../config/config-schema.js';
@@ -8,6 +7,7 @@ import type { PaymentRecord } from '../records/payment-record.js';
 import { PaymentRefusal } from '../refusals/refusals.js';
 import { RetentionQueue } from '../retention/retention-queue.js';
 import { subscriberUidFor } from '../shared/ids.js';
+import type { CreatePaymentRequest } from '../shared/service-types.js';
 import type { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { newPaymentRecord, offerToSell } from './new-payment.js';

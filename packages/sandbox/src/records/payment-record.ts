@@ -1,5 +1,6 @@
-import type { CreatePaymentRequest, ErrorCode, Metadata, Payment, PaymentStatus } from '@dcbkit/core';
+import type { Payment, PaymentStatus } from '@dcbkit/core';
 import type { SandboxOffer } from '../config/config-schema.js';
+import type { CreatePaymentRequest, ErrorCode, Metadata } from '../shared/service-types.js';
 
 /** Why a payment failed, kept for the checkout's result page (the API has no field for it). */
 export type PaymentFailureReason =

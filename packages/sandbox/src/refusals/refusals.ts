@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@dcbkit/core';
+import type { ErrorCode } from '../shared/service-types.js';
 
 /** What the payment service refuses, with the spec's codes. */
 export type PaymentRefusalCode =

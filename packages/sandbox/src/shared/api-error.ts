@@ -1,5 +1,5 @@
-import type { ErrorCode } from '@dcbkit/core';
 import { ERROR_CODES } from '@dcbkit/core/schemas';
+import type { ErrorCode } from './service-types.js';
 
 /**
  * Codes of the sandbox's own HTTP answers (its control endpoints, unknown routes, its own

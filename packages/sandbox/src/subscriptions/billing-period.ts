@@ -1,4 +1,4 @@
-import type { BillingPeriod } from '@dcbkit/core';
+import type { BillingPeriod } from '../shared/service-types.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,6 @@
-import type { SubscriptionCancelWhen } from '@dcbkit/core';
 import { hasEnded, type SubscriptionRecord } from '../records/subscription-record.js';
 import { SubscriptionRefusal } from '../refusals/refusals.js';
+import type { SubscriptionCancelWhen } from '../shared/service-types.js';
 import { addDays } from './billing-period.js';
 import { scheduleGraceRetry } from './grace.js';
 import { endSubscription } from './subscription-end.js';

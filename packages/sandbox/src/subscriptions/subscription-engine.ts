@@ -1,10 +1,10 @@
-import type { SubscriptionCancelWhen } from '@dcbkit/core';
 import type { SandboxClock } from '../clock/clock.js';
 import type { Catalog } from '../config/catalog.js';
 import { subscriptionEventPayload } from '../records/event-payloads.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import type { SubscriptionRecord } from '../records/subscription-record.js';
 import { SubscriptionRefusal } from '../refusals/refusals.js';
+import type { SubscriptionCancelWhen } from '../shared/service-types.js';
 import type { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { cancelSubscription, resumeSubscription } from './cancellation.js';
 import { charge, periodEnds } from './renewal.js';

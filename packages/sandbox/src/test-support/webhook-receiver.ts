@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, type WebhookEvent } from '@dcbkit/core';
-import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
+import type { WebhookEvent } from '@dcbkit/core';
+import { SIGNATURE_HEADER, verifyWebhook } from '@dcbkit/core/webhooks';
 
 /** One POST the receiver got, with the exact bytes and what it answered. */
 export interface ReceivedWebhook {

@@ -1,5 +1,5 @@
-import type { ApiErrorCode } from '@dcbkit/core';
 import { SandboxError } from '../shared/sandbox-error.js';
+import type { ApiErrorCode } from '../shared/service-types.js';
 import type { BrowserPage } from './checkout-browser.js';
 
 /**

@@ -1,4 +1,5 @@
-import type { ConsentMethod, PaymentStatus } from '@dcbkit/core';
+import type { PaymentStatus } from '@dcbkit/core';
+import type { ConsentMethod } from '../shared/service-types.js';
 import { type BrowserPage, CheckoutBrowser, type PageForm } from './checkout-browser.js';
 import { SandboxCheckoutError } from './checkout-error.js';
 import { chooseNumber, type LineOutcome } from './choose-number.js';

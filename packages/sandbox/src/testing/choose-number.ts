@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { ConsentMethod } from '@dcbkit/core';
+import type { ConsentMethod } from '../shared/service-types.js';
 import { SandboxCheckoutError } from './checkout-error.js';
 import type { ConfigView, PaymentControlView } from './sandbox-config-view.js';
 

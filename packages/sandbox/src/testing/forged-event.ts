@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signWebhook } from '@dcbkit/core';
-import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
+import { SIGNATURE_HEADER, signWebhook } from '@dcbkit/core/webhooks';
 import type { CheckedProduct } from './partner-check-options.js';
 
 /** A forged event posted to the app, and what the app answered. */

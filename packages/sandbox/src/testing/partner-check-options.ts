@@ -1,4 +1,4 @@
-import type { GracePolicy, OfferType } from '@dcbkit/core';
+import type { GracePolicy, OfferType } from '../shared/service-types.js';
 import type { Sandbox } from '../start/start-sandbox.js';
 import { PartnerCheckError } from './partner-check-error.js';
 

@@ -4,7 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, type DcbClient, verifyWebhook, type WebhookEvent } from '@dcbkit/core';
+import { createClient, type DcbClient, type WebhookEvent } from '@dcbkit/core';
+import { verifyWebhook } from '@dcbkit/core/webhooks';
 import { createCheckoutDriver, createClock, type Sandbox, startSandbox } from '@dcbkit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

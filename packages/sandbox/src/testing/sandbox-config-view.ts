@@ -1,4 +1,4 @@
-import type { ConsentMethod } from '@dcbkit/core';
+import type { ConsentMethod } from '../shared/service-types.js';
 
 /** The parts of `GET /sandbox/config` the test helper reads to choose numbers. */
 export interface ConfigView {

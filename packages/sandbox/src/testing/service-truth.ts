@@ -1,4 +1,5 @@
-import type { GracePolicy, OfferType, SubscriptionStatus } from '@dcbkit/core';
+import type { SubscriptionStatus } from '@dcbkit/core';
+import type { GracePolicy, OfferType } from '../shared/service-types.js';
 
 /**
  * What the service says an account may use now, and why in words for the evidence. Derived from

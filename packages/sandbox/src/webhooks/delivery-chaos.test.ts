@@ -1,7 +1,7 @@
-import { verifyWebhook, type WebhookEvent } from '@dcbkit/core';
+import type { WebhookEvent } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
 import { eventKey } from '@dcbkit/core/store';
-import { parseSignatureHeader, SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
+import { parseSignatureHeader, SIGNATURE_HEADER, verifyWebhook } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChaosSettingsInput } from '../config/chaos-settings.js';
 import type { SandboxConfig } from '../config/config-schema.js';

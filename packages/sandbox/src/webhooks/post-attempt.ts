@@ -1,5 +1,4 @@
-import { signWebhook } from '@dcbkit/core';
-import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
+import { SIGNATURE_HEADER, signWebhook } from '@dcbkit/core/webhooks';
 import { STALE_SIGNATURE_AGE_SECONDS } from './delivery-chaos.js';
 import type { DeliveryAttempt, WebhookDelivery } from './delivery-record.js';
 

@@ -1,6 +1,5 @@
-import { verifyWebhook } from '@dcbkit/core';
 import { paymentSchema } from '@dcbkit/core/schemas';
-import { SIGNATURE_HEADER } from '@dcbkit/core/webhooks';
+import { SIGNATURE_HEADER, verifyWebhook } from '@dcbkit/core/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxConfig } from '../config/config-schema.js';
 import type { Sandbox } from '../start/start-sandbox.js';

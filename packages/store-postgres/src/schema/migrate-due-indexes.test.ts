@@ -1,6 +1,6 @@
+import type { Entitlement } from '@dcbkit/core';
 import {
   dueReason,
-  type Entitlement,
   type EntitlementKey,
   exampleEntitlement,
   isLiveSubscription,

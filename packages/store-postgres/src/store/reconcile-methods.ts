@@ -1,4 +1,5 @@
-import type { Entitlement, PendingPayment, ReconcileStore } from '@dcbkit/core/store';
+import type { Entitlement } from '@dcbkit/core';
+import type { PendingPayment, ReconcileStore } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import { tryLeaseLock } from './lease-lock.js';
 import type { StoreStatements } from './store-statements.js';

@@ -1,5 +1,5 @@
+import type { Entitlement } from '@dcbkit/core';
 import {
-  type Entitlement,
   type EntitlementChange,
   type EntitlementFacts,
   type EntitlementStore,

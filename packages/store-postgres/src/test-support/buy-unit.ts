@@ -1,5 +1,5 @@
-import type { Entitlement, EntitlementChange } from '@dcbkit/core';
-import { exampleEntitlement } from '@dcbkit/core/store';
+import type { Entitlement } from '@dcbkit/core';
+import { type EntitlementChange, exampleEntitlement } from '@dcbkit/core/store';
 
 /** A credits entitlement with no unit bought yet, for the unit purchase tests. */
 export function noCredits(accountKey: string): Entitlement {

@@ -1,4 +1,5 @@
-import { defineOffers, signWebhook, type WebhookEvent } from '@dcbkit/core';
+import { defineOffers, type WebhookEvent } from '@dcbkit/core';
+import { signWebhook } from '@dcbkit/core/webhooks';
 
 // A realistic stream of webhook events for the multi-instance tests: per account a subscription
 // bought, renewed, cancelled and withdrawn or revoked, credits bought one by one, a game unlocked.

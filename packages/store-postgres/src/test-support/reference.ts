@@ -1,11 +1,6 @@
-import {
-  createWebhookHandler,
-  type Entitlement,
-  type EntitlementStore,
-  memoryLedger,
-  memoryStore,
-  type WebhookEvent,
-} from '@dcbkit/core';
+import { type Entitlement, memoryLedger, memoryStore, type WebhookEvent } from '@dcbkit/core';
+import type { EntitlementStore } from '@dcbkit/core/store';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { offers, SECRET, signed } from './event-stream.js';
 
 /** What one instance fed every event once, in the order the service emitted them, ends with. */

@@ -3,7 +3,7 @@
 // IPC rather than HTTP, which would cost the shared test machine more CPU than the handler does:
 // each message is a signed request (raw body and headers) handed to the handler as an adapter
 // would hand it, and the answer goes back.
-import { createWebhookHandler } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
 import { pgliteStore, postgresStore, type SqlStore } from '@dcbkit/store-postgres';
 import pg from 'pg';
 import { offers, SECRET } from './event-stream.js';

@@ -1,4 +1,5 @@
-import type { EntitlementStatus, HistoryEntry, OfferDefinition, Offers } from '@dcbkit/core';
+import type { EntitlementStatus, OfferDefinition, Offers } from '@dcbkit/core';
+import type { HistoryEntry } from '@dcbkit/core/store';
 import type { PageContext } from '../views.js';
 
 /** What the operations pages need of the page's language: its messages and its dates. */

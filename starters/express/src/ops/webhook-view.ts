@@ -1,5 +1,5 @@
-import type { EntitlementStore, Offers, WebhookHealth } from '@dcbkit/core';
-import { isHistoryStore } from '@dcbkit/core/store';
+import type { Offers, WebhookHealth } from '@dcbkit/core';
+import { type EntitlementStore, isHistoryStore } from '@dcbkit/core/store';
 import { type HistoryRow, historyRows, type Words } from './history-rows.js';
 
 /** `kit.webhookHealth()` as the operations view shows it. */

@@ -1,4 +1,4 @@
-import type { DcbError, RouteErrorCode, RouteView } from '@dcbkit/core';
+import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { RETURN_PATH } from '../billing.js';
 import { PREMIUM_PRODUCT } from '../offers.js';
 import { signInIdOf } from '../session.js';
@@ -90,7 +90,7 @@ function returnPageOf(paymentUid: string): string {
 }
 
 /** Which error page each refusal of the kit's routes shows. */
-const ERROR_PAGES: Record<RouteErrorCode, string> = {
+const ERROR_PAGES: Record<DcbErrorCode<'route'>, string> = {
   unauthenticated: 'error.expired',
   cross_site_request: 'error.expired',
   method_not_allowed: 'error.expired',
@@ -108,7 +108,7 @@ const ERROR_PAGES: Record<RouteErrorCode, string> = {
 
 /** The kit's refusals as pages in the subscriber's language, with the status the kit chose. */
 function renderKitError(views: Views) {
-  return (error: DcbError<RouteErrorCode>, request: ShopRequest): ShopAnswer => {
+  return (error: DcbError<DcbErrorCode<'route'>>, request: ShopRequest): ShopAnswer => {
     if (error.code === 'unauthenticated') return seeOther('/sign-in');
     return views.render(request, 'error', { kind: ERROR_PAGES[error.code] }, error.httpStatus ?? 400);
   };

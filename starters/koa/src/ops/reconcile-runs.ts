@@ -1,10 +1,7 @@
-import {
-  availableUnits,
-  type CheckReason,
-  type Entitlement,
-  type EntitlementStatus,
-  type ReconcileReport,
-} from '@dcbkit/core';
+import { availableUnits, type Entitlement, type EntitlementStatus, type ReconcileReport } from '@dcbkit/core';
+
+/** Why a run read an entitlement: a due reason, a pending payment, or a run for one account. */
+type CheckReason = ReconcileReport['changes'][number]['reason'];
 
 /** One entitlement a run changed, as the operations view shows it. */
 export interface RunChange {

@@ -1,4 +1,4 @@
-import type { PartnerRouteHandlers } from '@dcbkit/core';
+import type { PartnerRouteHandlers } from '@dcbkit/core/web';
 import type { ShopAnswer } from './shop-answer.js';
 import type { ShopRequest } from './shop-request.js';
 

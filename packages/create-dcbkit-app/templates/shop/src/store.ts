@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { EntitlementStore, EventLedger, HistoryStore, ReconcileStore } from '@dcbkit/core';
+import type { EntitlementStore, EventLedger, HistoryStore, ReconcileStore } from '@dcbkit/core/store';
 import { pgliteStore, postgresStore } from '@dcbkit/store-postgres';
 import { type ShopConfig, ShopConfigError } from './config.js';
 
