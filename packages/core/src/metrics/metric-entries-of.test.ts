@@ -122,8 +122,21 @@ describe('metricEntriesOf', () => {
       'trial_converted',
       'renewal_collected',
     ]);
-    // A read knows the state, not the moment: it counts when it was read.
-    expect(repaired[2]?.occurredAt).toBe(day(38));
+    // A read knows the state, not the moment: a renewal on time was charged as the held period ended.
+    expect(repaired[2]?.occurredAt).toBe(day(37));
+  });
+
+  it('counts the recovery once when the charge overtakes the grace that came before it', () => {
+    const reordered = [started, converted, renewed, recovered('entitlement.updated'), graceBegins];
+    const kinds = observe('off_trial', reordered.map(asEvent)).map((entry) => entry.kind);
+    expect(kinds).toEqual([
+      'trial_started',
+      'trial_converted',
+      'renewal_collected',
+      'renewal_collected',
+      'renewal_failed',
+      'grace_recovered',
+    ]);
   });
 
   it('takes an ending’s cause from the subscription’s status, whichever of its two events comes first', () => {

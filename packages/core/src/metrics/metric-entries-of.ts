@@ -61,7 +61,7 @@ function subscriptionEntries(sighting: MetricSighting): MetricEntry[] {
   if (startsTrial(sighting)) {
     return [periodEntry(sighting, subscriptionUid, 'trial_started', zero(sighting.offer.price), 1)];
   }
-  if (status === 'IN_GRACE' || opensGrace(event)) return [graceEntry(sighting, subscriptionUid)];
+  if (status === 'IN_GRACE' || opensGrace(event)) return graceEntries(sighting, subscriptionUid);
   if (event.event === 'payment.succeeded') {
     return [periodEntry(sighting, subscriptionUid, 'new_subscription', sighting.offer.price, 1)];
   }
@@ -104,13 +104,17 @@ function collectedPeriodEntries(sighting: MetricSighting, subscriptionUid: strin
   if (!charged) return [];
   const amount = collected && event.amountCollected ? event.amountCollected : offer.price;
   const trialEnd = held?.trialEndsAt ?? event.trialEndsAt ?? null;
-  const kind = periodKind(event.occurredAt, periodEnd, trialEnd, held);
-  const entries = [periodEntry(sighting, subscriptionUid, kind, amount, kind === 'new_subscription' ? 1 : 0)];
+  // A read knows the state, not the moment: a renewal on time was charged when the held period ended.
+  const due = held?.currentPeriodEnd ?? null;
+  const at = source === 'read' && due !== null && due <= event.occurredAt ? due : event.occurredAt;
+  const kind = periodKind(at, periodEnd, trialEnd, held);
+  const entries = [
+    periodEntry(sighting, subscriptionUid, kind, amount, kind === 'new_subscription' ? 1 : 0, at),
+  ];
   if (held?.status === 'IN_GRACE') {
-    const key = `recovered:${subscriptionUid}:${held.currentPeriodEnd ?? periodEnd}`;
     // Back in: a grace without access had counted the subscriber out.
     const live = offer.gracePolicy.accessDuringGrace ? 0 : 1;
-    entries.push(entry(sighting, key, 'grace_recovered', event.occurredAt, zero(amount), live));
+    entries.push(recoveredEntry(sighting, subscriptionUid, held.currentPeriodEnd ?? periodEnd, at, live));
   }
   return entries;
 }
@@ -139,20 +143,46 @@ function periodEntry(
   kind: MetricKind,
   money: Money,
   live: LiveChange,
+  at = sighting.event.occurredAt,
 ): MetricEntry {
   const { event } = sighting;
   // The spec does not show the period on payment events; without it, the first period's key.
   const period = event.currentPeriodEnd ?? (event.orderId ? `order:${event.orderId}` : 'first');
-  return entry(sighting, `period:${subscriptionUid}:${period}`, kind, event.occurredAt, money, live);
+  return entry(sighting, `period:${subscriptionUid}:${period}`, kind, at, money, live);
 }
 
-/** A renewal not collected, keyed by the period left unpaid; counted when it was due, for a read. */
-function graceEntry(sighting: MetricSighting, subscriptionUid: string): MetricEntry {
+/** The recovery from the grace of the period that ended unpaid at `unpaid`. */
+function recoveredEntry(
+  sighting: MetricSighting,
+  subscriptionUid: string,
+  unpaid: string | undefined,
+  at: string,
+  live: LiveChange,
+): MetricEntry {
+  const zeroed = zero(sighting.offer.price);
+  return entry(sighting, `recovered:${subscriptionUid}:${unpaid}`, 'grace_recovered', at, zeroed, live);
+}
+
+/**
+ * A renewal not collected, keyed by the period left unpaid; counted when it was due, for a read.
+ * Told after a later period was already paid (a reordered delivery), it was recovered from too.
+ */
+function graceEntries(sighting: MetricSighting, subscriptionUid: string): MetricEntry[] {
   const { event, held, offer, source } = sighting;
   const unpaid = event.currentPeriodEnd ?? held?.currentPeriodEnd ?? event.occurredAt;
   const at = source === 'read' && unpaid < event.occurredAt ? unpaid : event.occurredAt;
-  const live = offer.gracePolicy.accessDuringGrace || !isLive(held, offer) ? 0 : -1;
-  return entry(sighting, `grace:${subscriptionUid}:${unpaid}`, 'renewal_failed', at, zero(offer.price), live);
+  const paidSince = held !== undefined && held.currentPeriodEnd !== null && unpaid < held.currentPeriodEnd;
+  const live = offer.gracePolicy.accessDuringGrace || !isLive(held, offer) || paidSince ? 0 : -1;
+  const failed = entry(
+    sighting,
+    `grace:${subscriptionUid}:${unpaid}`,
+    'renewal_failed',
+    at,
+    zero(offer.price),
+    live,
+  );
+  if (!paidSince || held.status === 'IN_GRACE') return [failed];
+  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, held.lastEventAt ?? event.occurredAt, 0)];
 }
 
 function churnEntry(sighting: MetricSighting, subscriptionUid: string, kind: MetricKind): MetricEntry {
