@@ -57,6 +57,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
       readSubscription: (subscriptionUid) => client.subscriptions.retrieve(subscriptionUid),
       recordHistory,
       recordFacts,
+      now,
     });
   // Made at once, so a return URL that is not an absolute http(s) URL is refused here, with the
   // other options, rather than when the routes are first used.
