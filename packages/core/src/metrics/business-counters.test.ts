@@ -1,0 +1,112 @@
+import { metrics } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDcbKit } from '../kit/create-dcb-kit.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { DAY, offers, SECRET, signedRequest, T0 } from '../test-support/fixtures.js';
+
+// The app's setup, as docs/operations.md shows it: an SDK registered before the kit is made.
+const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
+beforeAll(() => {
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+});
+afterAll(() => metrics.disable());
+
+const day = (days: number) => new Date(T0 + days * DAY).toISOString();
+
+function event(name: string, days: number, fields: Partial<WebhookEvent> = {}): WebhookEvent {
+  return {
+    event: name,
+    occurredAt: day(days),
+    paymentUid: 'pay_1',
+    status: 'SUCCEEDED',
+    productUid: 'prod_premium',
+    offerUid: 'off_monthly',
+    subscriptionUid: 'sub_1',
+    metadata: { accountKey: 'user_1' },
+    ...fields,
+  };
+}
+
+const collected = (orderId: string, days: number, periodEnd: number) =>
+  event('entitlement.updated', days, {
+    orderId,
+    amountCollected: { amount: 4500, currency: 'TND' },
+    subscriptionStatus: 'ACTIVE',
+    currentPeriodEnd: day(periodEnd),
+  });
+
+/** Every data point exported so far, as `name{attributes} value`. */
+async function exported(): Promise<string[]> {
+  await reader.forceFlush();
+  const last = exporter.getMetrics().at(-1);
+  return (last?.scopeMetrics ?? []).flatMap((scope) =>
+    scope.metrics.flatMap((metric) =>
+      metric.dataPoints.map((point) => {
+        const attributes = Object.entries(point.attributes)
+          .map(([key, value]) => `${key}=${String(value)}`)
+          .sort()
+          .join(',');
+        return `${metric.descriptor.name}{${attributes}} ${String(point.value)}`;
+      }),
+    ),
+  );
+}
+
+describe('the business as OpenTelemetry counters', () => {
+  it('counts each fact once across redeliveries, payments by status, access, webhook answers by outcome', async () => {
+    const kit = createDcbKit({
+      client: {
+        environment: 'sandbox',
+        baseUrl: 'http://127.0.0.1:1',
+        clientId: 'svc_test_x',
+        clientSecret: 's',
+      },
+      webhookSecrets: SECRET,
+      offers,
+      logger: {},
+    });
+    const life = [
+      event('payment.succeeded', 0, {
+        orderId: 'ord_0',
+        subscriptionStatus: 'ACTIVE',
+        currentPeriodEnd: day(30),
+      }),
+      collected('ord_1', 30, 60),
+      event('entitlement.updated', 60, {
+        subscriptionStatus: 'IN_GRACE',
+        currentPeriodEnd: day(60),
+        amountCollected: { amount: 0, currency: 'TND' },
+        periodOutstanding: { amount: 4500, currency: 'TND' },
+      }),
+      collected('ord_2', 61, 91),
+      event('subscription.canceled', 70, { subscriptionStatus: 'CANCELED', currentPeriodEnd: day(91) }),
+      event('payment.failed', 71, { paymentUid: 'pay_2', status: 'FAILED' }),
+    ];
+    for (const one of life) {
+      for (let copy = 0; copy < 2; copy++) await kit.webhook(signedRequest(one, new Date()));
+    }
+    const points = await exported();
+    expect(points).toEqual(
+      expect.arrayContaining([
+        'dcbkit.renewals{dcbkit.offer=off_monthly,dcbkit.result=collected} 2',
+        'dcbkit.renewals{dcbkit.offer=off_monthly,dcbkit.result=failed} 1',
+        'dcbkit.renewals{dcbkit.offer=off_monthly,dcbkit.result=grace_recovered} 1',
+        'dcbkit.subscriptions.ended{dcbkit.cause=canceled,dcbkit.offer=off_monthly} 1',
+        'dcbkit.payments{dcbkit.offer=off_monthly,dcbkit.status=succeeded} 1',
+        'dcbkit.payments{dcbkit.offer=off_monthly,dcbkit.status=failed} 1',
+        'dcbkit.access{dcbkit.change=granted,dcbkit.product=prod_premium} 1',
+        'dcbkit.access{dcbkit.change=revoked,dcbkit.product=prod_premium} 1',
+        'dcbkit.webhook.deliveries{dcbkit.outcome=accepted} 6',
+        'dcbkit.webhook.deliveries{dcbkit.outcome=duplicate} 6',
+      ]),
+    );
+    expect(points.filter((point) => point.startsWith('dcbkit.renewals'))).toHaveLength(3);
+  });
+});
