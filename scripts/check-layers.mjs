@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Checks the packages' architecture with dependency-cruiser: no circular import inside the packages'
-// src/ and the shop template's (starters/*/src), and the layering of each one's top-level src/ folders. The layer lists and the rules
-// live in .dependency-cruiser.cjs (one `layers` object at its top); this script runs the cruise,
-// prints what it found and exits 1 on any violation.
+// src/ and the shop template's (starters/*/src), and the layering of each one's top-level src/
+// folders. The layer lists and the rules live in .dependency-cruiser.cjs (one `layers` object at
+// its top); this script runs the cruise, prints what it found and exits 1 on any violation.
 //
 //   node scripts/check-layers.mjs            (pnpm check:layers)
 //

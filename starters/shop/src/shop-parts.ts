@@ -30,7 +30,7 @@ export interface ShopAppOptions {
   operatorAccess?: OperatorAccess | undefined;
 }
 
-/** What src/framework/create-shop-app.ts exports: the whole shop as Node's request listener. */
+/** What src/framework/<name>/create-shop-app.ts exports: the whole shop as Node's request listener. */
 export type CreateShopApp = (options: ShopAppOptions) => RequestListener;
 
 /** The largest form the pages post (sign-in, checkout, cancel…): a few short fields. */

@@ -8,7 +8,7 @@ import { shopRequestOf, shopRouter, writeAnswer } from './exchange.js';
 import { sessionMiddleware } from './session.js';
 
 /**
- * The shop on Express 5: every page and route of src/shop-app.ts, mounted in its order, over a
+ * The shop on Express 5: every page and route of src/shop-parts.ts, mounted in its order, over a
  * running billing environment. The only file that wires Express; the pages know no framework.
  */
 export const createShopApp: CreateShopApp = (options) => {

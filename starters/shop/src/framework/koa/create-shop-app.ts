@@ -10,7 +10,7 @@ import { shopRequestOf, shopRouter, writeAnswer } from './exchange.js';
 import { sessionMiddleware } from './session.js';
 
 /**
- * The shop on Koa 3: every page and route of src/shop-app.ts, mounted in its order, over a
+ * The shop on Koa 3: every page and route of src/shop-parts.ts, mounted in its order, over a
  * running billing environment. The only file that wires Koa; the pages know no framework.
  */
 export const createShopApp: CreateShopApp = (options) => {
