@@ -1,11 +1,12 @@
 // Architecture rules for `pnpm check:layers` (scripts/check-layers.mjs runs dependency-cruiser with
-// this file; `pnpm exec depcruise packages/*/src --config .dependency-cruiser.cjs` works too).
+// this file; `pnpm exec depcruise packages/*/src starters/*/src --config .dependency-cruiser.cjs`
+// works too). The shop template, starters/shop, is checked as a package is.
 //
 // LAYERS: for each package, the top-level folders of its src/ from the bottom layer up. A module in
 // folder X may import modules of X itself and of the folders listed BEFORE X, nothing else of its
 // package: not a folder listed after X, not a folder missing from the list, not a file directly in
-// src/. Files directly in src/ (index.ts, …) are the top layer and may import
-// anything. Test files (*.test.ts) are not cruised at all; a folder named test-support (at any
+// src/. Files directly in src/ (index.ts, …) are the top layer and may import anything (in a
+// SHARED_ROOT package, any folder may import them instead). Test files (*.test.ts) are not cruised at all; a folder named test-support (at any
 // depth) may import anything of its package, but production code may not import it. An empty list
 // means "flat package": only the cycle rule applies. A listed folder that does not exist yet is fine.
 // An entry may be a list of peers, one rank: each may import the folders listed before the group,
@@ -38,8 +39,8 @@ const layers = {
   'packages/hono': [],
   'packages/koa': [],
   'packages/next': [],
-  // The generator: errors, then the app it writes, then the committed starters' upkeep and the CLI.
-  'packages/create-dcbkit-app': ['errors', 'app', 'starters', 'cli'],
+  // The generator: errors, then the app it writes, then its build step (packing the template) and the CLI.
+  'packages/create-dcbkit-app': ['errors', 'app', 'build', 'cli'],
   // src/test-support is outside the layering (see above).
   'packages/store-postgres': ['errors', 'executor', 'schema', 'ledger', 'store', 'connect', 'cli'],
   // src/test-support is outside the layering; testing/ is the published '@dcbkit/sandbox/testing'.
@@ -66,7 +67,42 @@ const layers = {
     'cli',
     'testing',
   ],
+  // The shop template: the framework-free request and answer, the operations view's data, the
+  // routes, then each framework's part (an overlay). Its files directly in src/ are shared ground
+  // (SHARED_ROOT); the shop rules below keep the frameworks apart.
+  'starters/shop': ['web', 'ops', 'routes', 'framework'],
 };
+
+/**
+ * Packages whose files directly in src/ any folder may import (the template's config, session,
+ * views…), rather than a top layer: for them the layers order the folders only.
+ */
+const SHARED_ROOT = new Set(['starters/shop']);
+
+const SHOP = '^starters/shop/src/';
+
+/**
+ * The shop template's own rules: the shop reaches its framework's part through one seam,
+ * `#framework` (start-shop.ts, and its tests' support), and an overlay never reaches another's.
+ */
+const shopRules = [
+  {
+    name: 'shop:framework-free',
+    severity: 'error',
+    comment:
+      'starters/shop/src/ outside src/framework/ reaches a framework only through #framework ' +
+      '(start-shop.ts and test-support/): the rest of the shop is the same for every framework',
+    from: { path: SHOP, pathNot: `${SHOP}(framework/|start-shop\\.ts$|test-support/)` },
+    to: { path: `${SHOP}framework/` },
+  },
+  {
+    name: 'shop:overlays-apart',
+    severity: 'error',
+    comment: "an overlay (src/framework/<name>/) never imports another framework's overlay",
+    from: { path: `${SHOP}framework/([^/]+)/` },
+    to: { path: `${SHOP}framework/`, pathNot: `${SHOP}framework/$1/` },
+  },
+];
 
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const TEST_FILE = '\\.test\\.ts$';
@@ -82,15 +118,21 @@ function layerRules() {
     const below = [];
     for (const rank of folders) {
       const peers = [rank].flat();
-      for (const folder of peers) rules.push(layerRule(pkg, src, folder, [...below, folder]));
+      for (const folder of peers)
+        rules.push(layerRule(pkg, src, folder, [...below, folder], SHARED_ROOT.has(pkg)));
       below.push(...peers);
     }
   }
   return rules;
 }
 
-/** What lies above `folder` of `pkg` is out of its reach: anything of src/ but the `allowed` folders. */
-function layerRule(pkg, src, folder, allowed) {
+/**
+ * What lies above `folder` of `pkg` is out of its reach: anything of src/ but the `allowed` folders
+ * (and, with `sharedRoot`, the files directly in src/).
+ */
+function layerRule(pkg, src, folder, allowed, sharedRoot) {
+  const reachable = allowed.map((name) => `${escapeRegExp(name)}/`);
+  if (sharedRoot) reachable.push('[^/]+$');
   return {
     name: `layer:${pkg.replace(/^packages\//, '')}/${folder}`,
     severity: 'error',
@@ -98,7 +140,7 @@ function layerRule(pkg, src, folder, allowed) {
       `${pkg}/src/${folder} may import only ${allowed.join(', ')} ` +
       '(folders listed after it or beside it as a peer, unlisted folders and files directly in src/ are above it)',
     from: { path: `${src}${escapeRegExp(folder)}/`, pathNot: TEST_SUPPORT },
-    to: { path: src, pathNot: `${src}(${allowed.map(escapeRegExp).join('|')})/` },
+    to: { path: src, pathNot: `${src}(${reachable.join('|')})` },
   };
 }
 
@@ -109,7 +151,7 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'A module must not reach itself again through its imports (type-only imports count too).',
-      from: { path: '^packages/[^/]+/src/' },
+      from: { path: '^(packages|starters)/[^/]+/src/' },
       to: { circular: true },
     },
     {
@@ -118,10 +160,11 @@ module.exports = {
       comment:
         'Every import must resolve to a file or a package: an unresolved import would silently ' +
         'escape the rules above.',
-      from: { path: '^packages/[^/]+/src/' },
+      from: { path: '^(packages|starters)/[^/]+/src/' },
       to: { couldNotResolve: true },
     },
     ...layerRules(),
+    ...shopRules,
   ],
   options: {
     // *.test.ts take part in neither rule (check-layers cruises packages/*/src only).

@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const SHOP_TESTS = 'starters/shop/src/**/*.test.ts';
+// Vite's own server conditions, with `koa` first.
+const KOA_CONDITIONS = ['koa', 'module', 'node', 'development|production'];
 
 // Tests run against sources, not builds, so a change is tested without a rebuild.
 export default defineConfig({
@@ -27,13 +30,26 @@ export default defineConfig({
     ],
   },
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'starters/*/src/**/*.test.ts',
-      'test/**/*.test.ts',
-      'examples/**/*.test.ts',
-    ],
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'dcbkit',
+          include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/**/*.test.ts'],
+        },
+      },
+      // The shop template's own tests, once per framework: `#framework` (starters/shop/package.json)
+      // is Express's part of the app by default and Koa's under the `koa` condition.
+      { extends: true, test: { name: 'shop-express', include: [SHOP_TESTS] } },
+      {
+        extends: true,
+        resolve: { conditions: KOA_CONDITIONS },
+        ssr: { resolve: { conditions: KOA_CONDITIONS } },
+        // main.test.ts starts `src/main.ts` in a child process: NODE_OPTIONS gives it the condition.
+        test: { name: 'shop-koa', include: [SHOP_TESTS], env: { NODE_OPTIONS: '--conditions=koa' } },
+      },
+    ],
   },
 });

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Checks the packages' architecture with dependency-cruiser: no circular import inside the packages'
-// src/, and the layering of each package's top-level src/ folders. The layer lists and the rules
-// live in .dependency-cruiser.cjs (one `layers` object at its top); this script runs the cruise,
-// prints what it found and exits 1 on any violation.
+// src/ and the shop template's (starters/*/src), and the layering of each one's top-level src/
+// folders. The layer lists and the rules live in .dependency-cruiser.cjs (one `layers` object at
+// its top); this script runs the cruise, prints what it found and exits 1 on any violation.
 //
 //   node scripts/check-layers.mjs            (pnpm check:layers)
 //
 // Paths are relative to the working directory, which must hold .dependency-cruiser.cjs, the
-// tsconfig.json it names and packages/*/src (the repository root, or a copy of it for a test).
+// tsconfig.json it names, packages/*/src and starters/*/src (the repository root, or a copy of it
+// for a test).
 //
 // What it prints, besides the violations (`rule: from -> to`, with the whole loop for a cycle):
 // - how many modules and dependencies were cruised, and how many imports resolved to a module of
@@ -31,8 +32,9 @@ const require = createRequire(join(cwd, 'noop.js'));
 const layers = require(resolve(cwd, CONFIG)).layers ?? {};
 const isDirectory = (path) => existsSync(path) && statSync(path).isDirectory();
 
-const sourceDirs = readdirSync('packages')
-  .map((name) => `packages/${name}/src`)
+const sourceDirs = ['packages', 'starters']
+  .filter(isDirectory)
+  .flatMap((root) => readdirSync(root).map((name) => `${root}/${name}/src`))
   .filter(isDirectory)
   .sort();
 
@@ -64,7 +66,7 @@ const { output } = await cruise(sourceDirs, options, { tsConfig: tsConfigFile },
 if (typeof output === 'string') throw new Error('dependency-cruiser returned a report, not a result');
 
 // Imports that resolved to a module of the importer's own package src/: what the rules are about.
-const packageOf = (path) => /^(packages\/[^/]+)\/src\//.exec(path)?.[1];
+const packageOf = (path) => /^((?:packages|starters)\/[^/]+)\/src\//.exec(path)?.[1];
 const local = new Map(sourceDirs.map((src) => [src.replace(/\/src$/, ''), { modules: 0, imports: 0 }]));
 for (const module of output.modules) {
   const pkg = packageOf(module.source);

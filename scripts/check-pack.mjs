@@ -2,8 +2,9 @@
 // Packs every public package of packages/ with `pnpm pack` into a temporary folder and checks
 // what a partner would install: no `workspace:` specifier left in the packed package.json (pnpm
 // rewrites them to real versions when it packs and publishes), and a LICENSE, a README.md and a
-// CHANGELOG.md in each tarball. Run it on its own with `pnpm check:pack` (after `pnpm build`);
-// scripts/release.mjs runs it before publishing.
+// CHANGELOG.md in each tarball; in create-dcbkit-app's, the shop template its build copied from
+// starters/shop (the manifest, every overlay, the .gitignore under its stored name). Run it on its
+// own with `pnpm check:pack` (after `pnpm build`); scripts/release.mjs runs it before publishing.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,6 +21,16 @@ const REQUIRED_FILES = [
   'package/README.md',
   'package/CHANGELOG.md',
 ];
+/** What one package's tarball needs beyond REQUIRED_FILES. */
+const REQUIRED_BY_PACKAGE = {
+  'create-dcbkit-app': [
+    'package/template/manifest.json',
+    'package/template/gitignore',
+    'package/template/src/main.ts',
+    'package/template/src/framework/express/framework.json',
+    'package/template/src/framework/koa/framework.json',
+  ],
+};
 
 /** The public packages under packages/: { dir, name }. */
 export function publicPackages() {
@@ -59,7 +70,7 @@ function readTarball(path) {
 function tarballProblems(name, tarball) {
   const files = readTarball(tarball);
   const problems = [];
-  for (const required of REQUIRED_FILES) {
+  for (const required of [...REQUIRED_FILES, ...(REQUIRED_BY_PACKAGE[name] ?? [])]) {
     if (!files.has(required))
       problems.push(`${name}: the tarball has no ${required.slice('package/'.length)}`);
   }

@@ -1,5 +1,5 @@
 /**
- * `dcbkit doctor` against real servers on 127.0.0.1: every adapter and both starters must come out
+ * `dcbkit doctor` against real servers on 127.0.0.1: every adapter and the shop on each framework must come out
  * healthy, each receiver broken on purpose must come out with exactly its finding, and a run must
  * change no entitlement of the app it probes.
  */
@@ -9,11 +9,10 @@ import type { Sandbox } from '@dcbkit/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../packages/core/src/cli/run-cli.js';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
-import { startShop as startExpressShop } from '../../starters/express/src/app.js';
-import { startShop as startKoaShop } from '../../starters/koa/src/app.js';
 import { listen } from '../support/listen.js';
 import { APP_VARIANTS, type AppVariant, type BodyParsing } from '../support/partner-apps.js';
 import { createPartnerKit, type KitOverrides, type PartnerKit } from '../support/partner-kit.js';
+import { SHOPS } from '../support/shops.js';
 import {
   acceptsEverything,
   closedPortUrl,
@@ -95,10 +94,7 @@ describe('healthy receivers', () => {
     });
   });
 
-  it.each([
-    ['Express', startExpressShop],
-    ['Koa', startKoaShop],
-  ])('the %s starter has nothing to fix', async (_name, startShop) => {
+  it.each(SHOPS)('the $name shop has nothing to fix', async ({ startShop }) => {
     const shop = await startShop({ env: {}, port: 0, logLevel: 'silent' });
     cleanups.push(() => shop.close());
     const secret = shop.sandbox?.credentials.webhookSecret ?? '';

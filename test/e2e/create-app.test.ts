@@ -41,9 +41,10 @@ describe('create-dcbkit-app, from a clone of the repository', () => {
     }
   }, 60_000);
 
+  // Two apps' node_modules: removing them takes longer than the default hook timeout on a busy machine.
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   describe.each(FRAMEWORKS)('a $name app', ({ framework }) => {
     let app: string;

@@ -1,16 +1,15 @@
 import type { Sandbox } from '@dcbkit/sandbox';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startShop as startExpressShop } from '../../starters/express/src/app.js';
-import { startShop as startKoaShop } from '../../starters/koa/src/app.js';
 import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { SHOPS } from '../support/shops.js';
 import { expectAccessible, newPhone, screenshot } from './support/phone.js';
 import { consentByPin } from './support/sandbox-checkout.js';
 
-/** What the walk needs of a starter: both export a `startShop` of this shape. */
+/** What the walk needs of the shop on one framework (test/support/shops.ts). */
 interface Starter {
   name: string;
-  /** Its folder under starters/, and its screenshots' folder under artifacts/. */
+  /** Its overlay's folder under starters/shop/src/framework/, and its screenshots' folder under artifacts/. */
   folder: string;
   startShop(options: { env: Record<string, string>; port: number; logLevel: string }): Promise<{
     url: string;
@@ -19,10 +18,7 @@ interface Starter {
   }>;
 }
 
-const STARTERS: Starter[] = [
-  { name: 'Express', folder: 'express', startShop: startExpressShop },
-  { name: 'Koa', folder: 'koa', startShop: startKoaShop },
-];
+const STARTERS: Starter[] = SHOPS;
 
 // Each starter on its embedded sandbox, walked page by page in Debian's Chromium on a phone-sized
 // screen: every page type is checked with axe-core and photographed (artifacts/<starter>/). The

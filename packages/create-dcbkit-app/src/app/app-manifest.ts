@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { CreateAppError } from '../errors/create-app-error.js';
 import type { PackageSource } from './dcbkit-packages.js';
 import type { Framework } from './frameworks.js';
-import { templatesDir } from './package-root.js';
+import { templateDir } from './package-root.js';
 import { substitute } from './template-files.js';
 
-/** templates/shop/manifest.json: what every framework's app has in its package.json. */
+/** The template's manifest.json: what every framework's app has in its package.json. */
 interface ShopManifest {
   description: string;
   scripts: Record<string, string>;
@@ -17,7 +17,7 @@ interface ShopManifest {
 }
 
 function readShopManifest(): ShopManifest {
-  const file = join(templatesDir(), 'shop', 'manifest.json');
+  const file = join(templateDir(), 'manifest.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<ShopManifest>;
   const { description, scripts, dcbkitPackages, dependencies, devDependencies } = manifest;
   if (!description || !scripts || !dcbkitPackages || !dependencies || !devDependencies) {
@@ -32,9 +32,10 @@ export function dcbkitPackagesOf(framework: Framework): string[] {
 }
 
 /**
- * The app's package.json: the shop's scripts and dependencies, the framework's, and the dcbkit
- * packages from `source`. In local mode an `overrides` block points the packages' dependencies on
- * each other at the same tarballs, as the registry's copies would be once published.
+ * The app's package.json: the shop's scripts and dependencies, the framework's, the dcbkit
+ * packages from `source`, and `#framework` naming the framework's part of the app. In local mode
+ * an `overrides` block points the packages' dependencies on each other at the same tarballs, as
+ * the registry's copies would be once published.
  */
 export function appManifest({
   name,
@@ -62,6 +63,8 @@ export function appManifest({
     description: substitute(shop.description, framework, 'manifest.json'),
     type: 'module',
     engines: { node: '>=20.19' },
+    // The shop's one import of its framework's part (starters/shop picks one by condition).
+    imports: { '#framework': `./src/framework/${framework.name}/create-shop-app.ts` },
     scripts: shop.scripts,
     dependencies: sorted({
       ...Object.fromEntries(dcbkit.map((pkg) => [pkg, specifier(pkg)])),

@@ -16,7 +16,12 @@ describe('createApp', () => {
     const dir = join(work, 'new', 'My Shop');
     const app = createApp({ dir, framework: 'koa', workspace: true });
     expect(app.source).toEqual({ kind: 'workspace' });
-    for (const path of ['src/main.ts', 'src/framework/create-shop-app.ts', '.gitignore', 'package.json']) {
+    for (const path of [
+      'src/main.ts',
+      'src/framework/koa/create-shop-app.ts',
+      '.gitignore',
+      'package.json',
+    ]) {
       expect(existsSync(join(dir, path)), path).toBe(true);
     }
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -25,9 +30,11 @@ describe('createApp', () => {
       private: true,
       scripts: { start: 'node --import tsx src/main.ts', test: 'vitest run' },
       dependencies: { '@dcbkit/koa': 'workspace:^', koa: expect.any(String) },
-      devDependencies: { vitest: expect.any(String) },
+      devDependencies: { vitest: expect.any(String), supertest: expect.any(String) },
+      imports: { '#framework': './src/framework/koa/create-shop-app.ts' },
     });
     expect(manifest.dependencies.express).toBeUndefined();
+    expect(existsSync(join(dir, 'src/framework/express')), 'the other framework').toBe(false);
   });
 
   it('refuses a folder with files unless --force, naming them', () => {
@@ -47,7 +54,7 @@ describe('createApp', () => {
 
     createApp({ dir, framework: 'express', workspace: true, force: true });
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
-    expect(existsSync(join(dir, 'src', 'framework', 'exchange.ts'))).toBe(true);
+    expect(existsSync(join(dir, 'src', 'framework', 'express', 'exchange.ts'))).toBe(true);
   });
 
   it('refuses an unknown framework, listing the known ones', () => {

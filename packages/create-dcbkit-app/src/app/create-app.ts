@@ -9,12 +9,12 @@ import { templateFiles } from './template-files.js';
 export interface CreateAppOptions {
   /** Where to write the app; made when missing. */
   dir: string;
-  /** A folder name under templates/frameworks/: `express`, `koa`. */
+  /** An overlay of the template, src/framework/<name>/: `express`, `koa`. */
   framework: string;
   /** Write into a folder that has files (overwriting the app's own files, keeping the others). */
   force?: boolean;
   /**
-   * `workspace`: `workspace:^` dependencies, for the starters committed in the repository.
+   * `workspace`: `workspace:^` dependencies, for an app written inside the dcbkit repository.
    * Default: packed from the repository when the generator runs from one, else the registry.
    */
   workspace?: boolean;

@@ -6,7 +6,7 @@ import { ownManifest, packageRoot } from './package-root.js';
 
 /**
  * Where the app's @dcbkit packages come from:
- * - `workspace`: `workspace:^`, for the starters committed in this repository (pnpm links them);
+ * - `workspace`: `workspace:^`, for an app written inside this repository (pnpm links them);
  * - `local`: tarballs packed from this repository into the app's dcbkit-packages/, as `file:`
  *   dependencies: what a clone of the repository gives before the packages are published, offline;
  * - `registry`: the npm registry, at the versions this generator was released with.

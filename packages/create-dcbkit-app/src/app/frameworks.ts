@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CreateAppError } from '../errors/create-app-error.js';
-import { templatesDir } from './package-root.js';
+import { templateDir } from './package-root.js';
 
-/** A framework overlay's data file, templates/frameworks/<name>/framework.json. */
+/** A framework overlay's data file, src/framework/<name>/framework.json in the template. */
 export interface Framework {
   /** The folder name, what `--framework` takes: `express`. */
   name: string;
@@ -15,9 +15,14 @@ export interface Framework {
   devDependencies: Readonly<Record<string, string>>;
 }
 
-/** The frameworks the template supports: one folder each under templates/frameworks/. */
+/** The template's folder of framework overlays: one folder each, src/framework/<name>/. */
+export function overlaysDir(): string {
+  return join(templateDir(), 'src', 'framework');
+}
+
+/** The frameworks the template supports: one overlay each. */
 export function frameworkNames(): string[] {
-  return readdirSync(join(templatesDir(), 'frameworks'), { withFileTypes: true })
+  return readdirSync(overlaysDir(), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
@@ -31,7 +36,7 @@ export function readFramework(name: string): Framework {
       `--framework must be one of ${names.join(', ')}; it is "${name}".`,
     );
   }
-  const file = join(templatesDir(), 'frameworks', name, 'framework.json');
+  const file = join(overlaysDir(), name, 'framework.json');
   if (!existsSync(file)) throw new CreateAppError('template_broken', `${file} is missing.`);
   const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<Framework>;
   const { title, adapter, dependencies = {}, devDependencies = {} } = data;

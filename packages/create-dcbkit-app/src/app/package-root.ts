@@ -24,8 +24,17 @@ export function packageRoot(): string {
   }
 }
 
-export function templatesDir(): string {
-  return join(packageRoot(), 'templates');
+/** Where this package's copy of the template sits once built (`pnpm build` writes it; npm ships it). */
+export const PACKED_TEMPLATE = 'template';
+
+/**
+ * The shop template: in the dcbkit repository, starters/shop itself (the only source, so an app
+ * written from a clone is the template as it is now, built or not); once installed, the copy the
+ * build packed into this package (packed-template.ts).
+ */
+export function templateDir(): string {
+  const source = join(packageRoot(), '..', '..', 'starters', 'shop');
+  return existsSync(join(source, 'manifest.json')) ? source : join(packageRoot(), PACKED_TEMPLATE);
 }
 
 /** This package's own manifest: its version, and (once published) the dcbkit versions it was released with. */

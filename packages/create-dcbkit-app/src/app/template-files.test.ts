@@ -1,8 +1,11 @@
-import { readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packTemplate } from '../build/pack-template.js';
+import { appManifest } from './app-manifest.js';
 import { frameworkNames, readFramework } from './frameworks.js';
-import { templatesDir } from './package-root.js';
+import { templateDir } from './package-root.js';
 import { templateFiles } from './template-files.js';
 
 describe('templateFiles', () => {
@@ -52,15 +55,49 @@ describe('templateFiles', () => {
     expect(offenders).toEqual([]);
   });
 
-  it.each(frameworkNames())('holds only src/framework/ and framework.json in the %s overlay', (name) => {
-    const overlay = join(templatesDir(), 'frameworks', name);
-    const paths = readdirSync(overlay, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => relative(overlay, join(entry.parentPath, entry.name)).split(sep).join('/'));
-    expect(paths.filter((path) => path !== 'framework.json' && !path.startsWith('src/framework/'))).toEqual(
-      [],
+  it.each(frameworkNames())(
+    'gives the %s app its own overlay only, and a framework.json of its own',
+    (name) => {
+      const paths = [...templateFiles(readFramework(name)).keys()].filter((path) =>
+        path.startsWith('src/framework/'),
+      );
+      expect(paths).toContain(`src/framework/${name}/create-shop-app.ts`);
+      expect(paths.filter((path) => !path.startsWith(`src/framework/${name}/`))).toEqual([]);
+      expect(paths).not.toContain(`src/framework/${name}/framework.json`);
+      expect(readFramework(name).adapter).toMatch(/^@dcbkit\//);
+    },
+  );
+
+  it("runs in place on what every framework's app depends on (starters/shop/package.json)", () => {
+    const inPlace = JSON.parse(readFileSync(join(templateDir(), 'package.json'), 'utf8'));
+    const wanted = frameworkNames().flatMap((name) => {
+      const framework = readFramework(name);
+      const app = JSON.parse(appManifest({ name: 'x', framework, source: { kind: 'workspace' } }));
+      return [
+        ...Object.entries<string>(app.dependencies).map(([pkg, range]) => ['dependencies', pkg, range]),
+        ...Object.entries<string>(app.devDependencies).map(([pkg, range]) => ['devDependencies', pkg, range]),
+      ];
+    });
+    const missing = wanted.filter(([field = '', pkg = '', range]) => inPlace[field]?.[pkg] !== range);
+    expect(missing).toEqual([]);
+    expect(Object.keys(inPlace.imports['#framework']).sort()).toEqual(
+      [...frameworkNames(), 'default'].sort(),
     );
-    expect(paths).toContain('src/framework/create-shop-app.ts');
-    expect(readFramework(name).adapter).toMatch(/^@dcbkit\//);
+  });
+});
+
+describe('packTemplate', () => {
+  const work = mkdtempSync(join(tmpdir(), 'dcbkit-packed-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('packs what gives every framework the same app, the dotfiles under names npm keeps', () => {
+    packTemplate(work);
+    expect(existsSync(join(work, 'gitignore'))).toBe(true);
+    expect(existsSync(join(work, '.gitignore'))).toBe(false);
+    expect(existsSync(join(work, 'package.json'))).toBe(false);
+    for (const name of frameworkNames()) {
+      const framework = readFramework(name);
+      expect(templateFiles(framework, work)).toEqual(templateFiles(framework));
+    }
   });
 });

@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { CreateAppError } from '../errors/create-app-error.js';
 import type { Framework } from './frameworks.js';
-import { templatesDir } from './package-root.js';
+import { templateDir } from './package-root.js';
 
 /**
- * Files stored under another name in the templates, because `npm pack` would drop or rename them
- * when this package is published (`.gitignore` above all): their name in the app.
+ * Files stored under another name in the packed template, because `npm pack` would drop or rename
+ * them when this package is published (`.gitignore` above all): their name in the app (and in
+ * starters/shop, the template's source).
  */
 export const STORED_NAMES: Readonly<Record<string, string>> = {
   gitignore: '.gitignore',
@@ -14,32 +15,36 @@ export const STORED_NAMES: Readonly<Record<string, string>> = {
   'env.example': '.env.example',
 };
 
-/** Data files of the templates, read by the generator and never written into the app. */
+/**
+ * What the template's folder holds besides the template, at its top: what running it in place
+ * leaves there (installed modules, PGlite's data, local variables, the standalone sandbox's state
+ * file, all in its .gitignore) and its package.json of the repository's workspace.
+ */
+const NOT_TEMPLATE = new Set(['node_modules', '.data', '.env', 'sandbox-state.json', 'package.json']);
+
+/** Data files of the template, read by the generator and never written into the app. */
 const DATA_FILES = new Set(['manifest.json', 'framework.json']);
 
 /** The only files with {{placeholders}}: text that names the framework. */
 const SUBSTITUTED = new Set(['README.md']);
 
+/** The overlays' folder, relative to the template. */
+const OVERLAYS = 'src/framework/';
+
 /**
- * The app's files, by path (posix, relative to the app): templates/shop/ (the shop, word for word
- * the same for every framework), then the framework's overlay on top (only what differs: its
- * src/framework/). An overlay file may not replace a shop file: a difference between frameworks
- * lives in the overlay alone.
+ * The app's files, by path (posix, relative to the app): the shop (every file of the template,
+ * word for word the same for every framework), then the framework's own overlay,
+ * src/framework/<name>/; the other frameworks' overlays are left out. `root`: the template's
+ * folder, source or packed.
  */
-export function templateFiles(framework: Framework): Map<string, Buffer> {
+export function templateFiles(framework: Framework, root = templateDir()): Map<string, Buffer> {
+  const overlay = `${OVERLAYS}${framework.name}/`;
   const files = new Map<string, Buffer>();
-  const shop = join(templatesDir(), 'shop');
-  for (const path of listFiles(shop)) files.set(appPathOf(path), readFileSync(join(shop, path)));
-  const overlay = join(templatesDir(), 'frameworks', framework.name);
-  for (const path of listFiles(overlay)) {
-    const target = appPathOf(path);
-    if (files.has(target)) {
-      throw new CreateAppError(
-        'template_broken',
-        `the ${framework.name} overlay replaces the shop's ${target}.`,
-      );
-    }
-    files.set(target, readFileSync(join(overlay, path)));
+  for (const path of listTemplate(root)) {
+    const ownOverlay = path.startsWith(overlay);
+    if (DATA_FILES.has(path.slice(ownOverlay ? overlay.length : 0))) continue;
+    if (path.startsWith(OVERLAYS) && !ownOverlay) continue;
+    files.set(appPathOf(path), readFileSync(join(root, path)));
   }
   for (const [path, content] of files) {
     if (SUBSTITUTED.has(path))
@@ -56,20 +61,26 @@ export function substitute(text: string, framework: Framework, path: string): st
   });
 }
 
+/** A file of the template (source or packed), by its name in the app. */
 function appPathOf(path: string): string {
   return STORED_NAMES[path] ?? path;
 }
 
-/** Every file under `root` (posix paths, sorted), the data files at its top left out. */
-function listFiles(root: string): string[] {
+/**
+ * Every file of the template under `root` (posix paths, sorted): the shop, its data files and
+ * every overlay, what running it in place leaves there aside. What the build packs, and what
+ * templateFiles chooses from.
+ */
+export function listTemplate(root: string): string[] {
   const found: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (dir === root && NOT_TEMPLATE.has(entry.name)) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else found.push(relative(root, full).split(sep).join(posix.sep));
     }
   };
   walk(root);
-  return found.filter((path) => !DATA_FILES.has(path)).sort();
+  return found.sort();
 }

@@ -11,7 +11,7 @@ registry's.
   --framework  the web framework (default express): ${frameworks.join(', ')}
   --force      write into a folder that has files (the app's files are overwritten, others kept)
   --name       the package name (default: the folder's name)
-  --workspace  workspace:^ dependencies, for the starters inside the dcbkit repository
+  --workspace  workspace:^ dependencies, for an app inside the dcbkit repository
   --version    print the version
 Exit codes: 0 written, 1 failure, 2 usage error, 3 folder not empty, 4 packing the repository's packages failed.`;
 }

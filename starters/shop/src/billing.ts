@@ -1,0 +1,111 @@
+import { createDcbKit, type DcbKit, isDcbError } from '@dcbkit/core';
+import { type Sandbox, startSandbox } from '@dcbkit/sandbox';
+import type { ShopConfig } from './config.js';
+import type { ShopLogger } from './logger.js';
+import { OFFERS } from './offer-definitions.js';
+import { type ShopReconciler, startShopReconciler } from './reconciler.js';
+import { openStore } from './store.js';
+
+/** The kit, and what the pages need to know about the billing environment. */
+export interface Billing {
+  kit: DcbKit;
+  /** Where checkout pages come from: the only host the embedded checkout frame may load. Undefined: no embedded checkout. */
+  checkoutBaseUrl: string | undefined;
+  /** The embedded sandbox, when the shop runs one. */
+  sandbox: Sandbox | undefined;
+  /** Words for the startup line: which environment, which store. */
+  description: string;
+  /** Reconciliation every RECONCILE_EVERY_MINUTES, and its last runs for the operations view. */
+  reconciler: ShopReconciler;
+  /** Stops the reconciler, then closes the store (and the embedded sandbox). */
+  close(): Promise<void>;
+}
+
+export interface StartBillingOptions {
+  config: ShopConfig;
+  /** The shop's own address, e.g. http://127.0.0.1:3000 (known once it listens). */
+  shopUrl: string;
+  logger: ShopLogger;
+}
+
+/** The webhook route; the service (or the embedded sandbox) posts every event here. */
+export const WEBHOOK_PATH = '/webhooks/dcb';
+/** The return page; the checkout sends the browser back here. */
+export const RETURN_PATH = '/return';
+
+export async function startBilling({ config, shopUrl, logger }: StartBillingOptions): Promise<Billing> {
+  const shopStore = await openStore(config);
+  let sandbox: Sandbox | undefined;
+  try {
+    if (config.mode === 'embedded-sandbox') {
+      // The emulator of the service, on another loopback port of this process, posting its signed
+      // webhooks to this shop as the real service posts them to the URL set in its console.
+      sandbox = await startSandbox({
+        port: 0,
+        host: '127.0.0.1',
+        webhookUrl: `${shopUrl}${WEBHOOK_PATH}`,
+        log: (line) => logger.debug({ sandbox: true }, line),
+      });
+      const { clientId, clientSecret, webhookSecret } = sandbox.credentials;
+      const { clock } = sandbox;
+      const kit = createDcbKit({
+        client: { environment: 'sandbox', baseUrl: sandbox.apiBaseUrl, clientId, clientSecret },
+        webhookSecrets: webhookSecret,
+        offers: OFFERS,
+        returnUrl: `${shopUrl}${RETURN_PATH}`,
+        logger,
+        // The emulator's clock, which its control endpoints move: reads are stamped and access
+        // judged by the same time as the events it sends, so a page never mixes two clocks.
+        now: () => clock.now(),
+      });
+      await kit.checkConnection();
+      const running = sandbox;
+      const reconciler = startShopReconciler(kit, config.reconcileEveryMinutes);
+      return {
+        kit,
+        checkoutBaseUrl: sandbox.checkoutBaseUrl,
+        sandbox,
+        description: 'the embedded sandbox (no money moves), entitlements in memory',
+        reconciler,
+        close: async () => {
+          await reconciler.stop();
+          await running.close();
+          await shopStore.close();
+        },
+      };
+    }
+
+    const { dcb } = config;
+    const kit = createDcbKit({
+      ...dcb,
+      offers: OFFERS,
+      returnUrl: dcb.returnUrl ?? `${shopUrl}${RETURN_PATH}`,
+      logger,
+      ...(shopStore.store ? { store: shopStore.store } : {}),
+      ...(shopStore.ledger ? { ledger: shopStore.ledger } : {}),
+    });
+    try {
+      await kit.checkConnection();
+    } catch (error) {
+      // A wrong secret or base URL is the deploy's to fix: stop. The service being down is not:
+      // serve anyway, the billing routes answer 502 until it is back.
+      if (isDcbError(error, 'token_refused') || isDcbError(error, 'wrong_base_url')) throw error;
+    }
+    const reconciler = startShopReconciler(kit, config.reconcileEveryMinutes);
+    return {
+      kit,
+      checkoutBaseUrl: dcb.checkoutBaseUrl,
+      sandbox: undefined,
+      description: `the service's ${dcb.client.environment} environment, entitlements in ${shopStore.description}`,
+      reconciler,
+      close: async () => {
+        await reconciler.stop();
+        await shopStore.close();
+      },
+    };
+  } catch (error) {
+    await sandbox?.close();
+    await shopStore.close();
+    throw error;
+  }
+}

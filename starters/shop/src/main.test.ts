@@ -1,0 +1,89 @@
+import { execFile, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const STARTER = fileURLToPath(new URL('..', import.meta.url));
+// Node's options of this run, if any, for `src/main.ts` too (in the dcbkit repository, the
+// condition that picks the Koa shop).
+const NODE_OPTIONS = process.env.NODE_OPTIONS ? { NODE_OPTIONS: process.env.NODE_OPTIONS } : {};
+
+describe('npm start with an incomplete configuration', () => {
+  it('prints one clear message naming each problem, no stack, and exits 1', async () => {
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: STARTER,
+      env: {
+        PATH: process.env.PATH,
+        ...NODE_OPTIONS,
+        DCB_ENV: 'sandbox',
+        DCB_CLIENT_ID: 'svc_live_oops',
+        PORT: '0',
+      },
+    });
+    const failure = (await run.then(
+      () => undefined,
+      (error: unknown) => error,
+    )) as { code?: number; stderr?: string; stdout?: string } | undefined;
+    expect(failure?.code).toBe(1);
+    const stderr = failure?.stderr ?? '';
+    expect(stderr).toContain('DCB_CLIENT_ID must start with svc_test_');
+    expect(stderr).toContain('DCB_CLIENT_SECRET is not set');
+    expect(stderr).toContain('SESSION_SECRET is not set');
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(failure?.stdout ?? '').not.toContain('Shop running');
+  }, 30_000);
+
+  it('names a port in use and the command of the package manager that ran it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: STARTER,
+        env: {
+          PATH: process.env.PATH,
+          ...NODE_OPTIONS,
+          PORT: String(port),
+          npm_config_user_agent: 'npm/11.0.0 node/v20',
+        },
+      });
+      const failure = (await run.then(
+        () => undefined,
+        (error: unknown) => error,
+      )) as { code?: number; stderr?: string } | undefined;
+      expect(failure?.code).toBe(1);
+      expect(failure?.stderr).toContain(`Port ${port} is already in use`);
+      expect(failure?.stderr).toContain(`PORT=${port + 1} npm start`);
+    } finally {
+      taken.close();
+    }
+  }, 30_000);
+});
+
+describe('npm start on the embedded sandbox', () => {
+  it("prints the shop's address, the sandbox's and its SMS inbox", async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: STARTER,
+      env: { PATH: process.env.PATH, ...NODE_OPTIONS, PORT: '0' },
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      expect(out).toMatch(/Shop running at http:\/\/127\.0\.0\.1:\d+/);
+      expect(out).toMatch(/sandbox: http:\/\/127\.0\.0\.1:\d+\/sandbox/);
+      expect(out).toMatch(/SMS inbox: http:\/\/127\.0\.0\.1:\d+\/sandbox\/inbox/);
+      // The operations view, with the password made for this run, and the reconciler.
+      expect(out).toMatch(/operations: http:\/\/127\.0\.0\.1:\d+\/ops \(password for this run: [\w-]{24}\)/);
+      expect(out).toContain('reconciliation: every 15 minutes');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 30_000);
+});
