@@ -120,9 +120,9 @@ describe.each(STORES)('the business view of a planted history: $name', (target) 
         await subscriptionsApi.cancel(sub(account), { when: 'NOW' });
 
       await advanceDays(world, 39); // February 28, the night before March's renewals
-      world.receiverUp = false;
+      world.receiver.up = false;
       await advanceDays(world, 3); // every attempt of three days refused: dead letters
-      world.receiverUp = true;
+      world.receiver.up = true;
       expect(world.sandbox.webhooks().some((delivery) => delivery.status === 'DEAD_LETTERED')).toBe(true);
       const repaired = await world.kit.reconcile();
       expect(repaired.failures).toEqual([]);

@@ -3,20 +3,19 @@ import type { EntitlementStore } from '@dcbkit/core/store';
 import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
-import { listen, type RunningServer } from '../support/listen.js';
+import { type SwitchableReceiver, switchableReceiver } from '../support/switchable-receiver.js';
 
 export const RETURN_URL = 'https://shop.example/billing/return';
 
 /**
  * A partner app on the embedded sandbox, as the business view sees it: a kit on the store under
- * test, a webhook receiver that can be taken down (it answers 500, as one whose database is out
- * would), and a log of the units the shop let its subscribers spend (the service never hears of them).
+ * test, a webhook receiver that can be taken down, and a log of the units the shop let its subscribers spend (the service never hears of them).
  */
 export interface PlantedWorld {
   sandbox: Sandbox;
   kit: DcbKit<EntitlementStore>;
-  receiver: RunningServer;
-  receiverUp: boolean;
+  /** `receiver.up = false`: it answers 500 to every delivery. */
+  receiver: SwitchableReceiver;
   /** Each unit spent through the kit's route: when, and of which offer. */
   spent: Array<{ at: string; offerUid: string }>;
   close(): Promise<void>;
@@ -29,7 +28,6 @@ export async function startPlantedWorld(store: EntitlementStore): Promise<Plante
       config.retention = { endedPaymentsSeconds: null, deliveredEventsSeconds: null };
     },
   });
-  const world = { receiverUp: true, spent: [] } as unknown as PlantedWorld;
   const kit = createDcbKit({
     client: {
       environment: 'sandbox',
@@ -44,18 +42,10 @@ export async function startPlantedWorld(store: EntitlementStore): Promise<Plante
     logger: silentLogger,
     now: () => sandbox.clock.now(),
   });
-  const receiver = await listen(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (!world.receiverUp) {
-      res.writeHead(500).end('store unavailable');
-      return;
-    }
-    const answer = await kit.webhook({ rawBody: Buffer.concat(chunks), headers: req.headers });
-    res.writeHead(answer.status, answer.headers).end(answer.body);
-  });
+  const receiver = await switchableReceiver(kit);
   sandbox.setWebhookUrl(`${receiver.url}/webhooks`);
-  return Object.assign(world, {
+  return {
+    spent: [],
     sandbox,
     kit,
     receiver,
@@ -63,7 +53,7 @@ export async function startPlantedWorld(store: EntitlementStore): Promise<Plante
       await sandbox.close();
       await receiver.close();
     },
-  });
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
-import { listen, type RunningServer } from '../support/listen.js';
+import { type SwitchableReceiver, switchableReceiver } from '../support/switchable-receiver.js';
 
 /** What the kit's accessGranted and accessRevoked listeners receive. */
 type AccessContext = Parameters<NonNullable<NonNullable<DcbKitConfig['on']>['accessGranted']>>[0];
@@ -23,9 +23,8 @@ export const DAY_SECONDS = 86_400;
 export interface OutageWorld {
   sandbox: Sandbox;
   kit: DcbKit;
-  receiver: RunningServer;
-  /** While false the receiver answers 500 to every delivery. */
-  receiverUp: boolean;
+  /** `receiver.up = false`: it answers 500 to every delivery. */
+  receiver: SwitchableReceiver;
   granted: AccessContext[];
   revoked: AccessContext[];
   close(): Promise<void>;
@@ -37,7 +36,6 @@ export async function startOutageWorld(
   const sandbox = await startTestSandbox(options.sandboxStart ? { start: options.sandboxStart } : {});
   const granted: AccessContext[] = [];
   const revoked: AccessContext[] = [];
-  const world = { receiverUp: true } as OutageWorld;
   const kit = createDcbKit({
     client: {
       environment: 'sandbox',
@@ -56,18 +54,9 @@ export async function startOutageWorld(
     },
     ...options.kit,
   });
-  const receiver = await listen(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    if (!world.receiverUp) {
-      res.writeHead(500).end('store unavailable');
-      return;
-    }
-    const answer = await kit.webhook({ rawBody: Buffer.concat(chunks), headers: req.headers });
-    res.writeHead(answer.status, answer.headers).end(answer.body);
-  });
+  const receiver = await switchableReceiver(kit);
   sandbox.setWebhookUrl(`${receiver.url}/webhooks`);
-  return Object.assign(world, {
+  return {
     sandbox,
     kit,
     receiver,
@@ -77,7 +66,7 @@ export async function startOutageWorld(
       await sandbox.close();
       await receiver.close();
     },
-  });
+  };
 }
 
 /** Subscribes `accountKey` through the checkout (a fresh line, or `msisdn`) and returns the subscriptionUid. */

@@ -45,7 +45,7 @@ describe('reconciliation after a receiver outage the service gave up on', () => 
     }
 
     // The receiver goes down (its store is out: 500) while the service moves on.
-    world.receiverUp = false;
+    world.receiver.up = false;
     await kit.client.subscriptions.cancel(subscriptions.cancelsAtPeriodEnd, { when: 'PERIOD_END' });
     await kit.client.subscriptions.cancel(subscriptions.cancelsNow, { when: 'NOW' });
     const late = await createCheckoutDriver(sandbox).pay(abandoned.checkoutUrl);
@@ -56,7 +56,7 @@ describe('reconciliation after a receiver outage the service gave up on', () => 
     expect(await pendingDeliveries(world)).toBe(0);
     const deadLettered = sandbox.webhooks().filter((delivery) => delivery.status === 'DEAD_LETTERED');
     expect(deadLettered.length).toBeGreaterThanOrEqual(6);
-    world.receiverUp = true;
+    world.receiver.up = true;
 
     const truth = new Map<string, Subscription>();
     for (const [account, uid] of [

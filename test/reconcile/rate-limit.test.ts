@@ -14,7 +14,7 @@ describe('reconciliation against a rate-limited application', () => {
     const { sandbox, kit } = world;
     const accounts = ['user_a', 'user_b', 'user_c', 'user_d', 'user_e'];
     for (const account of accounts) await subscribe(world, account);
-    world.receiverUp = false;
+    world.receiver.up = false;
     for (let day = 0; day < 12; day++) await sandbox.advanceClock(DAY_SECONDS);
     await sandbox.deliverDue();
 
@@ -47,7 +47,7 @@ describe('reconciliation against a rate-limited application', () => {
     const { sandbox, kit } = world;
     for (const account of ['user_a', 'user_b', 'user_c']) await subscribe(world, account);
     for (let day = 0; day < 12; day++) await sandbox.advanceClock(DAY_SECONDS);
-    world.receiverUp = false;
+    world.receiver.up = false;
     const application = sandbox.config.applications[0];
     if (application === undefined) throw new Error('no application');
     application.rateLimit = { requests: 1, windowSeconds: 3600 };

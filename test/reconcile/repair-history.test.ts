@@ -23,12 +23,12 @@ import {
 async function lostCancellation(world: OutageWorld, accountKey: string): Promise<string> {
   const subscriptionUid = await subscribe(world, accountKey);
   expect(await pendingDeliveries(world)).toBe(0);
-  world.receiverUp = false;
+  world.receiver.up = false;
   await world.kit.client.subscriptions.cancel(subscriptionUid, { when: 'NOW' });
   for (let day = 0; day < 3; day++) await world.sandbox.advanceClock(DAY_SECONDS);
   expect(await pendingDeliveries(world)).toBe(0);
   expect(world.sandbox.webhooks().some((delivery) => delivery.status === 'DEAD_LETTERED')).toBe(true);
-  world.receiverUp = true;
+  world.receiver.up = true;
   return subscriptionUid;
 }
 

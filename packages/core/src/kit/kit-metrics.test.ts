@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { memoryStore } from '../store/memory-store.js';
-import { DAY, offers, SECRET, signedRequest, T0 } from '../test-support/fixtures.js';
+import {
+  chargeFields,
+  DAY,
+  dayAt,
+  offers,
+  SECRET,
+  signedRequest,
+  subscriptionEvent,
+  T0,
+} from '../test-support/fixtures.js';
 import { createDcbKit, type DcbKitConfig } from './create-dcb-kit.js';
 
-const day = (days: number) => new Date(T0 + days * DAY).toISOString();
+const day = dayAt;
 
 function kitWith(config: Partial<DcbKitConfig> = {}) {
   return createDcbKit({
@@ -21,30 +30,10 @@ function kitWith(config: Partial<DcbKitConfig> = {}) {
   });
 }
 
-/** An event of the trial subscription sub_1 of user_1, as the service words it. */
-function trialEvent(name: string, days: number, fields: Partial<WebhookEvent> = {}): WebhookEvent {
-  return {
-    event: name,
-    occurredAt: day(days),
-    paymentUid: 'pay_1',
-    status: 'SUCCEEDED',
-    productUid: 'prod_trial',
-    offerUid: 'off_trial',
-    subscriberUid: 'sbr_1',
-    subscriptionUid: 'sub_1',
-    metadata: { accountKey: 'user_1' },
-    ...fields,
-  };
-}
-
+const trialEvent = (name: string, days: number, fields: Partial<WebhookEvent> = {}) =>
+  subscriptionEvent('off_trial', name, days, fields);
 const charge = (orderId: string, days: number, periodEnd: number) =>
-  trialEvent('entitlement.updated', days, {
-    orderId,
-    amountCollected: { amount: 4500, currency: 'TND' },
-    periodOutstanding: { amount: 0, currency: 'TND' },
-    subscriptionStatus: 'ACTIVE',
-    currentPeriodEnd: day(periodEnd),
-  });
+  trialEvent('entitlement.updated', days, chargeFields(orderId, periodEnd));
 
 const LIFE: WebhookEvent[] = [
   trialEvent('payment.succeeded', 0, {

@@ -8,7 +8,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDcbKit } from '../kit/create-dcb-kit.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
-import { DAY, offers, SECRET, signedRequest, T0 } from '../test-support/fixtures.js';
+import {
+  chargeFields,
+  dayAt,
+  offers,
+  SECRET,
+  signedRequest,
+  subscriptionEvent,
+} from '../test-support/fixtures.js';
 
 // The app's setup, as docs/operations.md shows it: an SDK registered before the kit is made.
 const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -18,29 +25,12 @@ beforeAll(() => {
 });
 afterAll(() => metrics.disable());
 
-const day = (days: number) => new Date(T0 + days * DAY).toISOString();
+const day = dayAt;
 
-function event(name: string, days: number, fields: Partial<WebhookEvent> = {}): WebhookEvent {
-  return {
-    event: name,
-    occurredAt: day(days),
-    paymentUid: 'pay_1',
-    status: 'SUCCEEDED',
-    productUid: 'prod_premium',
-    offerUid: 'off_monthly',
-    subscriptionUid: 'sub_1',
-    metadata: { accountKey: 'user_1' },
-    ...fields,
-  };
-}
-
+const event = (name: string, days: number, fields: Partial<WebhookEvent> = {}) =>
+  subscriptionEvent('off_monthly', name, days, fields);
 const collected = (orderId: string, days: number, periodEnd: number) =>
-  event('entitlement.updated', days, {
-    orderId,
-    amountCollected: { amount: 4500, currency: 'TND' },
-    subscriptionStatus: 'ACTIVE',
-    currentPeriodEnd: day(periodEnd),
-  });
+  event('entitlement.updated', days, chargeFields(orderId, periodEnd));
 
 /** Every data point exported so far, as `name{attributes} value`. */
 async function exported(): Promise<string[]> {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../access/decide.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
-import { DAY, offer, T0 } from '../test-support/fixtures.js';
+import { chargeFields, dayAt, offer, subscriptionEvent } from '../test-support/fixtures.js';
 import { metricEntriesOf } from './metric-entries-of.js';
 import type { MetricEntry } from './metric-entry.js';
 
-const day = (days: number) => new Date(T0 + days * DAY).toISOString();
+const day = dayAt;
 
 interface Seen {
   event: WebhookEvent;
@@ -31,39 +31,16 @@ function observe(offerUid: string, sightings: readonly Seen[]): MetricEntry[] {
 const summary = (entries: readonly MetricEntry[]) =>
   entries.map(({ kind, occurredAt, amount, live }) => ({ kind, at: occurredAt, amount, live }));
 
-/** An event of the trial subscription sub_1 as the sandbox words it. */
-function trialEvent(name: string, days: number, fields: Partial<WebhookEvent>): WebhookEvent {
-  return {
-    event: name,
-    occurredAt: day(days),
-    paymentUid: 'pay_1',
-    status: 'SUCCEEDED',
-    productUid: 'prod_trial',
-    offerUid: 'off_trial',
-    subscriberUid: 'sbr_1',
-    subscriptionUid: 'sub_1',
-    metadata: { accountKey: 'user_1' },
-    ...fields,
-  };
-}
-
-const charge = (order: string) => ({
-  orderId: order,
-  amountCollected: { amount: 4500, currency: 'TND' },
-  periodOutstanding: { amount: 0, currency: 'TND' },
-});
+const trialEvent = (name: string, days: number, fields: Partial<WebhookEvent>) =>
+  subscriptionEvent('off_trial', name, days, fields);
 const trialing = { subscriptionStatus: 'TRIALING', currentPeriodEnd: day(7), trialEndsAt: day(7) } as const;
 const started = trialEvent('payment.succeeded', 0, trialing);
 const trialStarted = trialEvent('subscription.trial_started', 0, trialing);
 const converted = trialEvent('entitlement.granted', 7, {
-  ...charge('ord_1'),
-  subscriptionStatus: 'ACTIVE',
-  currentPeriodEnd: day(37),
+  ...chargeFields('ord_1', 37),
 });
 const renewed = trialEvent('entitlement.updated', 37, {
-  ...charge('ord_2'),
-  subscriptionStatus: 'ACTIVE',
-  currentPeriodEnd: day(67),
+  ...chargeFields('ord_2', 67),
 });
 const graceBegins = trialEvent('entitlement.updated', 67, {
   subscriptionStatus: 'IN_GRACE',
@@ -71,8 +48,7 @@ const graceBegins = trialEvent('entitlement.updated', 67, {
   amountCollected: { amount: 0, currency: 'TND' },
   periodOutstanding: { amount: 4500, currency: 'TND' },
 });
-const recovered = (name: string) =>
-  trialEvent(name, 69, { ...charge('ord_3'), subscriptionStatus: 'ACTIVE', currentPeriodEnd: day(99) });
+const recovered = (name: string) => trialEvent(name, 69, chargeFields('ord_3', 99));
 const expired = (name: string) =>
   trialEvent(name, 99, { subscriptionStatus: 'EXPIRED', currentPeriodEnd: day(99), cancelAt: null });
 

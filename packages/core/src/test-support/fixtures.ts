@@ -120,3 +120,40 @@ export function decideAll(
   }
   return current;
 }
+
+/** An ISO time `days` after T0. */
+export function dayAt(days: number): string {
+  return new Date(T0 + days * DAY).toISOString();
+}
+
+/** An event of subscription sub_1 of user_1 on `offerUid`, `days` after T0, as the service words it. */
+export function subscriptionEvent(
+  offerUid: string,
+  name: string,
+  days: number,
+  fields: Partial<WebhookEvent> = {},
+): WebhookEvent {
+  return {
+    event: name,
+    occurredAt: dayAt(days),
+    paymentUid: 'pay_1',
+    status: 'SUCCEEDED',
+    productUid: offer(offerUid).productUid,
+    offerUid,
+    subscriberUid: 'sbr_1',
+    subscriptionUid: 'sub_1',
+    metadata: { accountKey: 'user_1' },
+    ...fields,
+  };
+}
+
+/** What a collected charge adds to an event: its order, the price collected, nothing outstanding. */
+export function chargeFields(orderId: string, periodEnd: number): Partial<WebhookEvent> {
+  return {
+    orderId,
+    amountCollected: { amount: 4500, currency: 'TND' },
+    periodOutstanding: { amount: 0, currency: 'TND' },
+    subscriptionStatus: 'ACTIVE',
+    currentPeriodEnd: dayAt(periodEnd),
+  };
+}
