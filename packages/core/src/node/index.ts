@@ -8,11 +8,7 @@
 export { type GrantResult, grantFromPayment } from '../apply/grant-from-payment.js';
 export { recordPendingPayment } from '../apply/record-pending-payment.js';
 export { createCheckoutNonce } from '../routes/checkout-nonce.js';
-export {
-  createPartnerRoutes,
-  type PartnerRoutes,
-  type PartnerRoutesOptions,
-} from '../routes/partner-routes.js';
+export { createPartnerRoutes, type PartnerRoutesOptions } from '../routes/partner-routes.js';
 export type { RouteResult } from '../routes/route-result.js';
 export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js';
 export { keptBytesOf } from './kept-bytes.js';
