@@ -54,7 +54,7 @@ declare const offerList: import('@dcbkit/core').OfferDefinitionInput[];`,
 declare const store: import('@dcbkit/core/store').EntitlementStore & import('@dcbkit/core/store').ReconcileStore;
 declare const ledger: import('@dcbkit/core/store').EventLedger;
 declare const handler: import('@dcbkit/core/web').WebhookHandler;
-declare const routes: import('@dcbkit/core/node').PartnerRoutes;`,
+declare const routes: import('@dcbkit/core/web').PartnerRoutes;`,
   // An Express app and one of its pages.
   express: `declare const app: import('express').Express;
 declare const showPremium: import('express').RequestHandler;`,

@@ -1,6 +1,11 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
-import { type PartnerRoutes, runPartnerRoute } from '@dcbkit/core/node';
-import { gateAnswer, type PartnerRouteHandlers, partnerRouteHandlers } from '@dcbkit/core/web';
+import { runPartnerRoute } from '@dcbkit/core/node';
+import {
+  gateAnswer,
+  type PartnerRouteHandlers,
+  type PartnerRoutes,
+  partnerRouteHandlers,
+} from '@dcbkit/core/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteHandler } from './fastify-route-handler.js';
 import { writeAnswer } from './write-answer.js';

@@ -1,8 +1,8 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
-import type { PartnerRoutes } from '@dcbkit/core/node';
 import {
   gateAnswer,
   type PartnerRouteHandlers,
+  type PartnerRoutes,
   partnerRouteHandlers,
   responseOf,
   runFetchRoute,

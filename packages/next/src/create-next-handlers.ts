@@ -1,4 +1,3 @@
-import type { PartnerRoutes } from '@dcbkit/core/node';
 import {
   createFetchRoutes,
   type FetchAccessGate,
@@ -6,6 +5,7 @@ import {
   type FetchRoutes,
   type FetchRoutesOptions,
   type PartnerRouteHandlers,
+  type PartnerRoutes,
   type WebhookHandler,
 } from '@dcbkit/core/web';
 import { createNextWebhook } from './create-next-webhook.js';

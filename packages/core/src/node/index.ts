@@ -8,11 +8,7 @@
 export { applyPaymentRead, type GrantResult } from '../apply/apply-payment-read.js';
 export { rememberPendingPayment } from '../apply/pending-payments.js';
 export { createCheckoutNonce } from '../routes/checkout-nonce.js';
-export {
-  createPartnerRoutes,
-  type PartnerRoutes,
-  type PartnerRoutesOptions,
-} from '../routes/partner-routes.js';
+export { createPartnerRoutes, type PartnerRoutesOptions } from '../routes/partner-routes.js';
 export type { RouteResult } from '../routes/route-result.js';
 export { isCrossSiteRequest, type RequestOrigin } from '../routes/same-origin.js';
 export { keptBytesOf } from './kept-bytes.js';
