@@ -19,12 +19,15 @@ export function keptMetricsOf<S extends object>(
 /**
  * The facts' recorder of a part: to the store's daily totals when it keeps them (each fact once,
  * whoever saw it), then the OpenTelemetry counters by what the store counted. Without a store that
- * keeps them, the counters alone, by what was seen (a redelivery counts again there).
+ * keeps them, the counters alone, by what was seen (a redelivery counts again there). Undefined
+ * when there is neither.
  */
 export function factRecorder(
   metrics: MetricsStore | undefined,
   counters: BusinessCounters = createBusinessCounters(),
-): RecordFacts {
+): RecordFacts | undefined {
+  // Neither a store that keeps them nor an SDK to count them: no fact is even derived.
+  if (metrics === undefined && !counters.enabled) return undefined;
   return async (entries) => {
     if (entries.length === 0) return;
     counters.facts(metrics === undefined ? entries : await metrics.recordMetrics(entries));

@@ -1,4 +1,4 @@
-import { type Counter, metrics } from '@opentelemetry/api';
+import { type Counter, createNoopMeter, metrics } from '@opentelemetry/api';
 import type { MetricEntry, MetricKind } from './metric-entry.js';
 
 const METER_NAME = '@dcbkit/core';
@@ -25,6 +25,8 @@ type CounterName = 'renewals' | 'units' | 'revocations';
  * redeliveries and reads; payments by status; access granted and revoked; reconciliation repairs.
  */
 export interface BusinessCounters {
+  /** False until the app registers an SDK: callers skip what they would compute only for a counter. */
+  readonly enabled: boolean;
   /** Facts the store counted (what `recordMetrics` resolved to). */
   facts(entries: readonly MetricEntry[]): void;
   /** A payment event processed for the first time. */
@@ -38,6 +40,8 @@ export interface BusinessCounters {
 /** Creates the counters on the global meter provider as it is now (the app registers its SDK first). */
 export function createBusinessCounters(): BusinessCounters {
   const meter = metrics.getMeter(METER_NAME);
+  // The API's no-op meter when no SDK is registered: nothing to count, nothing to build per event.
+  if (meter === createNoopMeter()) return NO_COUNTERS;
   const counters: Record<CounterName, Counter> = {
     renewals: meter.createCounter('dcbkit.renewals', {
       description:
@@ -56,6 +60,7 @@ export function createBusinessCounters(): BusinessCounters {
     description: 'Entitlements reconciliation changed to match the service',
   });
   return {
+    enabled: true,
     facts(entries) {
       for (const entry of entries) {
         const counted = COUNTED[entry.kind];
@@ -82,3 +87,11 @@ export function createBusinessCounters(): BusinessCounters {
     },
   };
 }
+
+const NO_COUNTERS: BusinessCounters = Object.freeze({
+  enabled: false,
+  facts() {},
+  payment() {},
+  access() {},
+  repairs() {},
+});

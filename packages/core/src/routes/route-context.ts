@@ -34,7 +34,7 @@ export interface RouteContext {
   readonly checkoutBaseUrl: URL | undefined;
   readonly checkoutLock: CheckoutLock;
   readonly recordHistory: RecordHistory | undefined;
-  readonly recordFacts: RecordFacts;
+  readonly recordFacts: RecordFacts | undefined;
 }
 
 /** The routes' context from their options, checked (a wrong option throws here, at startup). */

@@ -20,7 +20,8 @@ export async function spendUnit(context: RouteContext, input: RouteInput): Promi
     const update = await context.store.update(account, productUid, consumeUnit);
     entitlement = update.next;
     const offer = entitlement && context.offers.get(entitlement.offerUid);
-    if (entitlement && offer) await context.recordFacts([unitSpentEntry(entitlement, offer, context.now())]);
+    if (entitlement && offer)
+      await context.recordFacts?.([unitSpentEntry(entitlement, offer, context.now())]);
     await context.recordHistory?.(
       historyEntryOf({
         key: { accountKey: account, productUid },

@@ -63,11 +63,14 @@ export async function processClaimedEvent(
   }
   const { accountKey, previous, entitlement } = applied;
   if (hasEventListener(on, event)) await runEventListener(on, { event, accountKey, previous, entitlement });
+  const listened = on.accessGranted !== undefined || on.accessRevoked !== undefined;
   const change =
-    entitlement === undefined ? undefined : accessChange(previous, entitlement, event, context.now());
+    entitlement !== undefined && (listened || context.counters.enabled)
+      ? accessChange(previous, entitlement, event, context.now())
+      : undefined;
   if (change !== undefined && entitlement !== undefined)
     context.counters.access(change, entitlement.productUid);
-  if (entitlement !== undefined && (on.accessGranted || on.accessRevoked)) {
+  if (entitlement !== undefined && listened) {
     await runAccessListeners(on, change, {
       accountKey: entitlement.accountKey,
       productUid: entitlement.productUid,
@@ -87,6 +90,7 @@ async function recordFactsOf(
   held: Entitlement | undefined,
   entitlement: Entitlement | undefined,
 ): Promise<void> {
+  if (context.recordFacts === undefined) return;
   const offerUid = event.offerUid ?? entitlement?.offerUid;
   const offer = offerUid === undefined ? undefined : context.apply.offers.get(offerUid);
   if (offer !== undefined)

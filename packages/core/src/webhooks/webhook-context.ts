@@ -46,7 +46,7 @@ export interface WebhookContext {
   readonly apply: ApplyContext;
   readonly recordHistory: RecordHistory | undefined;
   /** The business view's facts of each decision, to the store when it keeps them, and the counters. */
-  readonly recordFacts: RecordFacts;
+  readonly recordFacts: RecordFacts | undefined;
   readonly counters: BusinessCounters;
   readonly health: WebhookHealthRecorder;
   readonly answers: CountedAnswers;
