@@ -44,7 +44,7 @@ export class IdempotencyStore {
     private readonly maxKeys = IDEMPOTENCY_MAX_KEYS,
   ) {}
 
-  /** Keys held: claims running and replies kept (a reply past its window until it is purged). */
+  /** Keys held: claims running and replies kept (a reply past its window until it is freed). */
   get size(): number {
     return this.running.size + (this.kept?.size ?? 0);
   }
@@ -113,8 +113,8 @@ export class IdempotencyStore {
   private forgetClosedWindows(kept: LRUCache<string, Kept>): void {
     const now = this.nowMs();
     for (;;) {
-      const oldest = kept.rvalues().next();
-      if (oldest.done || oldest.value.windowEndsMs > now) return;
+      const oldest = kept.rvalues().next().value;
+      if (oldest === undefined || oldest.windowEndsMs > now) return;
       kept.pop();
     }
   }
