@@ -44,7 +44,7 @@ export class IdempotencyStore {
     private readonly maxKeys = IDEMPOTENCY_MAX_KEYS,
   ) {}
 
-  /** Keys held: claims running and replies kept (a reply past its window until it is purged). */
+  /** Keys held: claims running and replies kept (a reply past its window until it is freed). */
   get size(): number {
     return this.running.size + (this.kept?.size ?? 0);
   }
