@@ -74,7 +74,13 @@ function draw(chart, page) {
         tooltip: direction,
       },
       scales: {
-        x: { stacked: chart.stacked, reverse: page.rtl, ticks: { autoSkip: true, maxRotation: 0 } },
+        // offset: half a bucket at each end, so the first and last dates are never cut at the edge.
+        x: {
+          stacked: chart.stacked,
+          reverse: page.rtl,
+          offset: true,
+          ticks: { autoSkip: true, maxRotation: 0 },
+        },
         y: {
           stacked: chart.stacked,
           beginAtZero: true,
