@@ -91,6 +91,11 @@ describe.runIf(chromiumAvailable)('the Business page in a browser', () => {
 
   it.each(LANGUAGES)('shows the planted numbers as charts and tables, accessible (%s)', async (language) => {
     const page = await phone(language);
+    // A script the CSP blocked, or Chart.js failing, shows in the console first.
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await signInAsOperator(page);
     await Promise.all([
       page.waitForURL(`${shop.url}/ops/business`),
@@ -134,6 +139,7 @@ describe.runIf(chromiumAvailable)('the Business page in a browser', () => {
     const active = await page.locator('section#active tbody tr:last-child td').textContent();
     expect(active?.trim()).toBe(new Intl.NumberFormat(language).format(1));
 
+    expect(consoleErrors).toEqual([]);
     await expectAccessible(page);
     await screenshot(page, `express/ops-business-${language}`);
   });
