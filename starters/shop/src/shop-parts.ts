@@ -4,6 +4,7 @@ import type { ShopLogger } from './logger.js';
 import type { OperatorAccess } from './ops/operator-password.js';
 import { accountRoutes } from './routes/account.js';
 import { authRoutes } from './routes/auth.js';
+import { chartLibraryRoutes } from './routes/chart-library.js';
 import { checkoutRoutes } from './routes/checkout.js';
 import { healthRoutes } from './routes/health.js';
 import { kitRouteHooks } from './routes/kit-views.js';
@@ -73,7 +74,8 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
     kit,
     probes: healthRoutes({ kit, logger }),
     securityHeaders: securityHeaderOptions({ checkoutBaseUrl, https }),
-    assets: staticFileRoutes(),
+    // Chart.js only where the operations view is on: with it off, nothing under /ops is served.
+    assets: [...staticFileRoutes(), ...(operatorAccess === undefined ? [] : chartLibraryRoutes())],
     session,
     pages,
     kitHooks: kitRouteHooks(views),

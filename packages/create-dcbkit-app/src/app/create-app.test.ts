@@ -29,7 +29,8 @@ describe('createApp', () => {
       name: 'my-shop',
       private: true,
       scripts: { start: 'node --import tsx src/main.ts', test: 'vitest run' },
-      dependencies: { '@dcbkit/koa': 'workspace:^', koa: expect.any(String) },
+      // chart.js: the operations view's Business page serves it from the app's own node_modules.
+      dependencies: { '@dcbkit/koa': 'workspace:^', koa: expect.any(String), 'chart.js': expect.any(String) },
       devDependencies: { vitest: expect.any(String), supertest: expect.any(String) },
       imports: { '#framework': './src/framework/koa/create-shop-app.ts' },
     });

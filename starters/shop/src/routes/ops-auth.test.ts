@@ -27,7 +27,14 @@ describe('the operator sign-in', () => {
 
   it('sends anyone not signed in as operator to the operator sign-in, and refuses their posts', async () => {
     const visitor = request.agent(shop.app);
-    for (const path of ['/ops', '/ops/webhooks', '/ops/reconcile', '/ops/account?key=demo-amira']) {
+    for (const path of [
+      '/ops',
+      '/ops/webhooks',
+      '/ops/reconcile',
+      '/ops/account?key=demo-amira',
+      '/ops/business?interval=day',
+      '/ops/business.csv',
+    ]) {
       const response = await visitor.get(path);
       expect(response.status).toBe(303);
       expect(response.headers.location).toBe(`/ops/sign-in?${new URLSearchParams({ next: path })}`);

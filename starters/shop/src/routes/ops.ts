@@ -1,5 +1,6 @@
 import type { DcbKit } from '@dcbkit/core';
 import type { ShopLogger } from '../logger.js';
+import { businessCsvDownload, businessPage } from '../ops/business-page.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 import {
   accountKeyFrom,
@@ -12,15 +13,17 @@ import {
 } from '../ops/ops-pages.js';
 import type { ShopReconciler } from '../reconciler.js';
 import type { Views } from '../views.js';
-import { seeOther } from '../web/shop-answer.js';
+import { downloadAnswer, seeOther, textAnswer } from '../web/shop-answer.js';
 import type { ShopRequest } from '../web/shop-request.js';
 import type { ShopRoute } from '../web/shop-route.js';
+import { CHART_LIBRARY_PATH } from './chart-library.js';
 import { operatorIdOfRequest, operatorPostOnly, opsAuthRoutes, requireOperator } from './ops-auth.js';
 
 /**
  * The operations view, for the shop's operators: find an account, see why it has access or not
  * and its history, compare with the service, reconcile it now; webhook health and recent
- * deliveries; the reconciler's last runs. The pages' data comes from ops/ops-pages.ts; this only
+ * deliveries; the reconciler's last runs; the business at a glance (kit.metrics), as charts,
+ * tables and a CSV. The pages' data comes from ops/ops-pages.ts; this only
  * reads requests and renders.
  */
 export function opsRoutes({
@@ -75,6 +78,26 @@ export function opsRoutes({
       guards: operatorOnly,
       handle: (request) =>
         render(request, 'ops-reconcile', reconcilePage(reconciler, kit, views.context(request))),
+    },
+    {
+      method: 'GET',
+      path: '/ops/business',
+      guards: operatorOnly,
+      handle: async (request) =>
+        render(request, 'ops-business', {
+          ...(await businessPage(kit, request.query, views.context(request))),
+          chartLibrary: CHART_LIBRARY_PATH,
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/ops/business.csv',
+      guards: operatorOnly,
+      handle: async (request) => {
+        const download = await businessCsvDownload(kit, request.query, views.context(request));
+        if (!download.ok) return textAnswer(400, download.error);
+        return downloadAnswer('text/csv; charset=utf-8', download.name, Buffer.from(download.csv, 'utf8'));
+      },
     },
     {
       method: 'GET',

@@ -8,6 +8,7 @@ const PUBLIC_FILES: Readonly<Record<string, string>> = {
   'favicon.svg': 'image/svg+xml',
   'check-again.js': 'text/javascript; charset=utf-8',
   'embedded-checkout.js': 'text/javascript; charset=utf-8',
+  'business-charts.js': 'text/javascript; charset=utf-8',
 };
 
 const PUBLIC_DIR = new URL('../../public/', import.meta.url);

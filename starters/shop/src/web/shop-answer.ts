@@ -45,3 +45,21 @@ export function jsonAnswer(status: number, body: object): ShopAnswer {
 export function fileAnswer(type: string, body: Buffer): ShopAnswer {
   return { kind: 'file', type, body, headers: { 'cache-control': 'public, max-age=3600' } };
 }
+
+/**
+ * A download (a CSV of the business numbers): never cached, as the pages, and saved under `name`
+ * rather than shown. `name` is the shop's own, never a visitor's text.
+ */
+export function downloadAnswer(type: string, name: string, body: Buffer): ShopAnswer {
+  return {
+    kind: 'file',
+    type,
+    body,
+    headers: { ...NOT_STORED, 'content-disposition': `attachment; filename="${name}"` },
+  };
+}
+
+/** A file whose address changes with its content (a library's version in its name): cached for a year. */
+export function immutableFileAnswer(type: string, body: Buffer): ShopAnswer {
+  return { kind: 'file', type, body, headers: { 'cache-control': 'public, max-age=31536000, immutable' } };
+}
