@@ -1,34 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { memoryStore } from '../store/memory-store.js';
-import {
-  chargeFields,
-  DAY,
-  dayAt,
-  offers,
-  SECRET,
-  signedRequest,
-  subscriptionEvent,
-  T0,
-} from '../test-support/fixtures.js';
-import { createDcbKit, type DcbKitConfig } from './create-dcb-kit.js';
+import { chargeFields, DAY, dayAt, signedRequest, subscriptionEvent, T0 } from '../test-support/fixtures.js';
+import { offlineKit } from '../test-support/offline-kit.js';
 
 const day = dayAt;
 
-function kitWith(config: Partial<DcbKitConfig> = {}) {
-  return createDcbKit({
-    client: {
-      environment: 'sandbox',
-      baseUrl: 'http://127.0.0.1:1',
-      clientId: 'svc_test_x',
-      clientSecret: 's',
-    },
-    webhookSecrets: SECRET,
-    offers,
-    logger: {},
-    ...config,
-  });
-}
+const kitWith = offlineKit;
 
 const trialEvent = (name: string, days: number, fields: Partial<WebhookEvent> = {}) =>
   subscriptionEvent('off_trial', name, days, fields);

@@ -6,16 +6,9 @@ import {
   PeriodicExportingMetricReader,
 } from '@opentelemetry/sdk-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDcbKit } from '../kit/create-dcb-kit.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
-import {
-  chargeFields,
-  dayAt,
-  offers,
-  SECRET,
-  signedRequest,
-  subscriptionEvent,
-} from '../test-support/fixtures.js';
+import { chargeFields, dayAt, signedRequest, subscriptionEvent } from '../test-support/fixtures.js';
+import { offlineKit } from '../test-support/offline-kit.js';
 
 // The app's setup, as docs/operations.md shows it: an SDK registered before the kit is made.
 const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -51,17 +44,7 @@ async function exported(): Promise<string[]> {
 
 describe('the business as OpenTelemetry counters', () => {
   it('counts each fact once across redeliveries, payments by status, access, webhook answers by outcome', async () => {
-    const kit = createDcbKit({
-      client: {
-        environment: 'sandbox',
-        baseUrl: 'http://127.0.0.1:1',
-        clientId: 'svc_test_x',
-        clientSecret: 's',
-      },
-      webhookSecrets: SECRET,
-      offers,
-      logger: {},
-    });
+    const kit = offlineKit();
     const life = [
       event('payment.succeeded', 0, {
         orderId: 'ord_0',
