@@ -10,16 +10,12 @@ import {
   getToken,
   newIdempotencyKey,
   paymentBody,
+  paymentCount,
 } from '../test-support/api-client.js';
 import { addApplication, startTestSandbox } from '../test-support/sandbox-fixture.js';
 
 let sandbox: Sandbox;
 afterEach(() => sandbox.close());
-
-async function paymentCount(): Promise<number> {
-  const answer = await apiGet(sandbox, '/sandbox/payments');
-  return (answer.body as { data: unknown[] }).data.length;
-}
 
 describe('Idempotency-Key', () => {
   it('replays the original response within 24 hours and creates nothing', async () => {
@@ -42,7 +38,7 @@ describe('Idempotency-Key', () => {
     expect(replay.status).toBe(first.status);
     expect(replay.text).toBe(first.text);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(await paymentCount()).toBe(1);
+    expect(await paymentCount(sandbox)).toBe(1);
   });
 
   it('refuses metadata nested thousands deep as VAL-002; a retry with the same key creates nothing', async () => {
@@ -59,7 +55,7 @@ describe('Idempotency-Key', () => {
       });
       expectApiError(answer, 'VAL-002');
     }
-    expect(await paymentCount()).toBe(0);
+    expect(await paymentCount(sandbox)).toBe(0);
     expect((await apiGet(sandbox, '/sandbox/payments')).status).toBe(200);
   });
 
@@ -71,7 +67,7 @@ describe('Idempotency-Key', () => {
     await sandbox.clock.advance(24 * 3600);
     const later = await createPayment(sandbox, await getToken(sandbox), paymentBody('offer_day_pass'), key);
     expect(dataOf(later, paymentSchema).paymentUid).not.toBe(dataOf(first, paymentSchema).paymentUid);
-    expect(await paymentCount()).toBe(2);
+    expect(await paymentCount(sandbox)).toBe(2);
   });
 
   it('refuses the same key with another payload (PAY-105)', async () => {
@@ -80,7 +76,7 @@ describe('Idempotency-Key', () => {
     const key = newIdempotencyKey();
     await createPayment(sandbox, token, paymentBody('offer_day_pass'), key);
     expectApiError(await createPayment(sandbox, token, paymentBody('offer_full_unlock'), key), 'PAY-105');
-    expect(await paymentCount()).toBe(1);
+    expect(await paymentCount(sandbox)).toBe(1);
   });
 
   it('refuses the same key while the first request is still in progress (PAY-104, retryable)', async () => {
@@ -114,7 +110,7 @@ describe('Idempotency-Key', () => {
     expect((await first).status).toBe(201);
     const retried = await createPayment(sandbox, token, paymentBody('offer_day_pass'), key);
     expect(retried.text).toBe((await first).text);
-    expect(await paymentCount()).toBe(1);
+    expect(await paymentCount(sandbox)).toBe(1);
   });
 
   it('frees the key of a refused request, and keeps keys apart per application', async () => {
@@ -132,6 +128,6 @@ describe('Idempotency-Key', () => {
     expect((await createPayment(sandbox, otherToken, paymentBody('offer_full_unlock'), key)).status).toBe(
       201,
     );
-    expect(await paymentCount()).toBe(2);
+    expect(await paymentCount(sandbox)).toBe(2);
   });
 });

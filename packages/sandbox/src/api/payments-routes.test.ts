@@ -10,17 +10,13 @@ import {
   getToken,
   newIdempotencyKey,
   paymentBody,
+  paymentCount,
 } from '../test-support/api-client.js';
 import { addApplication, startTestSandbox, TEST_START } from '../test-support/sandbox-fixture.js';
 import { CheckoutBrowser } from '../testing/checkout-browser.js';
 
 let sandbox: Sandbox;
 afterEach(() => sandbox.close());
-
-async function paymentCount(): Promise<number> {
-  const answer = await apiGet(sandbox, '/sandbox/payments');
-  return (answer.body as { data: unknown[] }).data.length;
-}
 
 describe('POST /v1/payments', () => {
   it('creates a REQUIRES_ACTION payment from the offer, with the checkout URL and echoed metadata', async () => {
@@ -89,7 +85,7 @@ describe('POST /v1/payments', () => {
       headers: { 'idempotency-key': newIdempotencyKey() },
     });
     expectApiError(notJson, 'VAL-002');
-    expect(await paymentCount()).toBe(0);
+    expect(await paymentCount(sandbox)).toBe(0);
   });
 
   it("takes any absolute URI as returnUrl, the spec's `uri`: an app's deep link too", async () => {
@@ -136,7 +132,7 @@ describe('POST /v1/payments', () => {
       await createPayment(sandbox, token, paymentBody('offer_day_pass', { returnUrl })),
       'VAL-002',
     );
-    expect(await paymentCount()).toBe(0);
+    expect(await paymentCount(sandbox)).toBe(0);
   });
 
   it('refuses an unknown (CAT-102), inactive (CAT-103) or unauthorised (CAT-104) offer', async () => {

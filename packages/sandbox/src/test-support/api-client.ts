@@ -66,6 +66,12 @@ export async function apiGet(
   );
 }
 
+/** How many payments the sandbox holds (its control endpoint): what a replay must not add to. */
+export async function paymentCount(sandbox: BaseTarget): Promise<number> {
+  const listed = await apiGet(sandbox, '/sandbox/payments');
+  return (listed.body as { data: unknown[] }).data.length;
+}
+
 export async function apiPost(
   sandbox: BaseTarget,
   path: string,
