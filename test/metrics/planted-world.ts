@@ -7,13 +7,24 @@ import { type SwitchableReceiver, switchableReceiver } from '../support/switchab
 
 export const RETURN_URL = 'https://shop.example/billing/return';
 
+const TRIAL = 'offer_premium_monthly';
+const PAID = 'offer_premium_monthly_paid';
+const PASS = 'offer_day_pass';
+const UNLOCK = 'offer_full_unlock';
+/** The months the planted history spans, as the metrics' month buckets start. */
+export const MONTHS = ['2030-01-01', '2030-02-01', '2030-03-01', '2030-04-01'].map(
+  (day) => `${day}T00:00:00.000Z`,
+);
+/** The end of the last month planted: a metrics query to here sees every fact. */
+export const PLANTED_UNTIL = '2030-05-01T00:00:00.000Z';
+
 /**
  * A partner app on the embedded sandbox, as the business view sees it: a kit on the store under
  * test, a webhook receiver that can be taken down, and a log of the units the shop let its subscribers spend (the service never hears of them).
  */
-export interface PlantedWorld {
+export interface PlantedWorld<S extends EntitlementStore = EntitlementStore> {
   sandbox: Sandbox;
-  kit: DcbKit<EntitlementStore>;
+  kit: DcbKit<S>;
   /** `receiver.up = false`: it answers 500 to every delivery. */
   receiver: SwitchableReceiver;
   /** Each unit spent through the kit's route: when, and of which offer. */
@@ -21,7 +32,7 @@ export interface PlantedWorld {
   close(): Promise<void>;
 }
 
-export async function startPlantedWorld(store: EntitlementStore): Promise<PlantedWorld> {
+export async function startPlantedWorld<S extends EntitlementStore>(store: S): Promise<PlantedWorld<S>> {
   // The sandbox's own records are the truth the test compares with: it keeps them all.
   const sandbox = await startTestSandbox({
     configure: (config) => {
@@ -99,5 +110,82 @@ export async function advanceDays(world: PlantedWorld, days: number): Promise<vo
   for (let day = 0; day < days; day++) {
     await world.sandbox.advanceClock(86_400);
     await world.sandbox.deliverDue();
+  }
+}
+
+const accounts = (prefix: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(2, '0')}`);
+
+/** Subscriptions by account, and the passes bought, planted on January 1. */
+async function plantPurchases(world: PlantedWorld) {
+  const subscriptions = new Map<string, string>();
+  const all = [...accounts('t', 20).map((a) => [a, TRIAL]), ...accounts('p', 20).map((a) => [a, PAID])];
+  for (const [index, [account, offer]] of all.entries()) {
+    const uid = await buy(world, account as string, offer as string, index % 2 === 0);
+    subscriptions.set(account as string, uid ?? '');
+  }
+  for (const [index, account] of accounts('d', 12).entries()) {
+    for (let pass = 0; pass <= index % 3; pass++) await buy(world, account, PASS, pass === 0);
+  }
+  for (const [index, account] of accounts('u', 7).entries())
+    await buy(world, account, UNLOCK, index % 2 === 1);
+  return subscriptions;
+}
+
+/**
+ * Issue 36's history, planted on the world's clock from January 1, 2030 to April 7: 59 subscribers;
+ * trials that convert, that are cancelled and that fail; renewals collected and failed; grace
+ * recovered and exhausted; cancellations now and at period end; passes bought and spent; unlocks.
+ * Every delivery may come twice or out of order, and a three-day webhook outage is repaired by
+ * reconciliation, then its dead letters replayed.
+ */
+export async function plantThreeMonths(world: PlantedWorld): Promise<void> {
+  world.sandbox.setChaos({ seed: 36, duplicateProbability: 0.3, reorderProbability: 0.2 });
+  const subscriptions = await plantPurchases(world);
+  const sub = (account: string) => subscriptions.get(account) as string;
+  const subscriptionsApi = world.kit.client.subscriptions;
+
+  // Trials: t09-t12 cancelled before their end; t13-t16 pay a day late; t17-t20 never pay.
+  for (const account of accounts('t', 20).slice(12, 16)) {
+    world.sandbox.setRenewalOutcome(sub(account), 'insufficient_balance', 1);
+  }
+  for (const account of accounts('t', 20).slice(16))
+    world.sandbox.setRenewalOutcome(sub(account), 'declined');
+  // Paid: p09-p12 pay February's renewal a day late.
+  for (const account of accounts('p', 20).slice(8, 12)) {
+    world.sandbox.setRenewalOutcome(sub(account), 'insufficient_balance', 1);
+  }
+  await advanceDays(world, 3);
+  for (const account of accounts('t', 20).slice(8, 12)) {
+    await subscriptionsApi.cancel(sub(account), { when: 'PERIOD_END' });
+  }
+  await advanceDays(world, 7);
+  for (const account of accounts('d', 12)) await spend(world, account, 'prod_day_pass');
+  await advanceDays(world, 5); // January 16: p17-p20 stop at the period's end
+  for (const account of accounts('p', 20).slice(16)) {
+    await subscriptionsApi.cancel(sub(account), { when: 'PERIOD_END' });
+  }
+  await advanceDays(world, 4); // January 20: p13-p16 stop now
+  for (const account of accounts('p', 20).slice(12, 16))
+    await subscriptionsApi.cancel(sub(account), { when: 'NOW' });
+
+  await advanceDays(world, 39); // February 28, the night before March's renewals
+  world.receiver.up = false;
+  await advanceDays(world, 3); // every attempt of three days refused: dead letters
+  world.receiver.up = true;
+  if (!world.sandbox.webhooks().some((delivery) => delivery.status === 'DEAD_LETTERED')) {
+    throw new Error('the outage should have dead-lettered deliveries');
+  }
+  const repaired = await world.kit.reconcile();
+  if (repaired.failures.length > 0 || repaired.changes.length === 0) {
+    throw new Error(`reconciliation should repair the outage: ${JSON.stringify(repaired.failures)}`);
+  }
+  for (const delivery of world.sandbox.webhooks()) {
+    if (delivery.status === 'DEAD_LETTERED') await world.sandbox.replayWebhook(delivery.id);
+  }
+  await advanceDays(world, 35); // April 7
+  // Those who bought more than one pass use a second.
+  for (const [index, account] of accounts('d', 12).entries()) {
+    if (index % 3 >= 1) await spend(world, account, 'prod_day_pass');
   }
 }
