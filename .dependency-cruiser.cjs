@@ -46,6 +46,7 @@ const layers = {
   // src/test-support is outside the layering; testing/ is the published '@dcbkit/sandbox/testing'.
   'packages/sandbox': [
     'shared',
+    'openapi',
     'refusals',
     'retention',
     'go-live',

@@ -15,10 +15,12 @@ export default defineConfig({
   // The default config is bundled into the code (so it loads the same from ESM and CJS) and also
   // published as @dcbkit/sandbox/default-config.json for starters that display its offers; the
   // config's JSON Schema (kept equal to the zod schema by config-json-schema.test.ts) is published
-  // as @dcbkit/sandbox/config-schema.json for editors. package.json's typesVersions points
+  // as @dcbkit/sandbox/config-schema.json for editors, and the service's OpenAPI document (bundled
+  // too, for GET /openapi.json) as @dcbkit/sandbox/openapi.json. package.json's typesVersions points
   // TypeScript's node10 resolution, which ignores `exports`, at both.
   async onSuccess() {
     await copyFile('src/config/default-config.json', 'dist/default-config.json');
     await copyFile('src/config/config-schema.json', 'dist/config-schema.json');
+    await copyFile('src/openapi/openapi.json', 'dist/openapi.json');
   },
 });

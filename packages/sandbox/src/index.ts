@@ -34,7 +34,9 @@ export {
   SandboxConfigError,
   type SandboxConfigErrorCode,
 } from './config/sandbox-config-error.js';
+export type { ApiAnswer } from './environment/api-routes.js';
 export { SandboxPortInUseError } from './http/port-in-use-error.js';
+export { type ApiRoute, OPENAPI_DOCUMENT } from './openapi/openapi-document.js';
 export type { SmsMessage } from './operator/sms-inbox.js';
 export { SANDBOX_ERROR_CODES, SandboxError, type SandboxErrorCode } from './shared/sandbox-error.js';
 export type {

@@ -14,7 +14,7 @@ import type { SmsInbox } from '../operator/sms-inbox.js';
 import { PaymentService } from '../payments/payment-service.js';
 import { SubscriptionEngine } from '../subscriptions/subscription-engine.js';
 import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
-import { addApiRoutes } from './api-routes.js';
+import { type ApiAnswer, addApiRoutes } from './api-routes.js';
 
 export interface StartEnvironmentOptions {
   name: EnvironmentName;
@@ -32,6 +32,8 @@ export interface StartEnvironmentOptions {
   signatureTime: () => Date;
   log: (line: string) => void;
   holdPaymentCreation: (() => Promise<void>) | undefined;
+  /** Told every answer of the API's operations (see StartSandboxOptions.onApiAnswer). */
+  onApiAnswer?: ((answer: ApiAnswer) => void) | undefined;
   /** Told after every request, so a state file can be saved. */
   onRequest?: () => void;
   /** Required on the control endpoints when set (see controlAccess). */
@@ -63,7 +65,13 @@ export async function startEnvironment(options: StartEnvironmentOptions): Promis
   const { catalog, review, outbox, subscriptions, payments } = services;
 
   const router = new Router();
-  addApiRoutes(router, { ...services, name, clock, holdPaymentCreation: options.holdPaymentCreation });
+  addApiRoutes(router, {
+    ...services,
+    name,
+    clock,
+    holdPaymentCreation: options.holdPaymentCreation,
+    onApiAnswer: options.onApiAnswer,
+  });
   const policy = options.config.consentPolicy;
   addCheckoutRoutes(router, {
     payments,

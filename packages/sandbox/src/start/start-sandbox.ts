@@ -3,6 +3,7 @@ import type { SandboxConfig, SandboxConfigInput } from '../config/config-schema.
 import { configForEnvironment, type EnvironmentConfig, initiallyLive } from '../config/environment-config.js';
 import { resolveSandboxConfig } from '../config/load-config.js';
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
+import type { ApiAnswer } from '../environment/api-routes.js';
 import { type StartEnvironmentOptions, startEnvironment } from '../environment/start-environment.js';
 import { SmsInbox } from '../operator/sms-inbox.js';
 import { StatePersistence } from '../state/state-persistence.js';
@@ -52,6 +53,12 @@ export interface StartSandboxOptions {
    * Lets a test hold a request open to meet PAY-104.
    */
   holdPaymentCreation?: () => Promise<void>;
+  /**
+   * Told every answer of the service's API operations (token, capabilities, payments,
+   * subscriptions) as written, with the operation's method and path: contract tests validate
+   * them against `@dcbkit/sandbox/openapi.json`. A throw answers SBX-500.
+   */
+  onApiAnswer?: (answer: ApiAnswer) => void;
 }
 
 /** A running sandbox: both environments, one clock, one mock operator. */
@@ -105,6 +112,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<S
     signatureTime: options.signatureTime ?? (() => new Date()),
     log,
     holdPaymentCreation: options.holdPaymentCreation,
+    onApiAnswer: options.onApiAnswer,
     controlToken: options.controlToken,
   };
   const sandboxConfig = withWebhookUrl(config, options.webhookUrl);

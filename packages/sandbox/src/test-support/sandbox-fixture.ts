@@ -2,6 +2,7 @@ import { createClock } from '../clock/clock.js';
 import type { ApplicationCapability, SandboxConfig } from '../config/config-schema.js';
 import { defaultSandboxConfig } from '../config/load-config.js';
 import { type Sandbox, type StartSandboxOptions, startSandbox } from '../start/start-sandbox.js';
+import { openApiContract } from './openapi-contract.js';
 
 /** Where test clocks start. */
 export const TEST_START = '2030-01-01T00:00:00.000Z';
@@ -13,12 +14,31 @@ export interface TestSandboxOptions extends Omit<StartSandboxOptions, 'config' |
   start?: string;
 }
 
-/** A sandbox on 127.0.0.1, an ephemeral port and a frozen clock at TEST_START. */
+/** One contract for every test sandbox: its validators are compiled once per test file. */
+let contract: ReturnType<typeof openApiContract> | undefined;
+
+/**
+ * A sandbox on 127.0.0.1, an ephemeral port and a frozen clock at TEST_START, held to its OpenAPI
+ * document: an API answer that does not keep to it is printed and answered SBX-500 instead, and an
+ * event that does not is printed and never posted, so the test that met it fails.
+ */
 export function startTestSandbox(options: TestSandboxOptions = {}): Promise<Sandbox> {
   const { configure, start = TEST_START, ...rest } = options;
   const config = defaultSandboxConfig();
   configure?.(config);
+  contract ??= openApiContract();
+  const { checkAnswer, checkEvent } = contract;
+  const post = rest.fetch ?? globalThis.fetch;
   return startSandbox({
+    ...rest,
+    onApiAnswer: (answer) => {
+      loudly(() => checkAnswer(answer));
+      rest.onApiAnswer?.(answer);
+    },
+    fetch: (url, init) => {
+      loudly(() => checkEvent(String(init?.body), new Headers(init?.headers).get('service-signature')));
+      return post(url, init);
+    },
     port: 0,
     host: '127.0.0.1',
     config,
@@ -29,8 +49,16 @@ export function startTestSandbox(options: TestSandboxOptions = {}): Promise<Sand
         throw error;
       },
     }),
-    ...rest,
   });
+}
+
+function loudly(check: () => void): void {
+  try {
+    check();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    throw error;
+  }
 }
 
 /** Adds an application to a config, allowed on every offer. */
