@@ -43,7 +43,8 @@ const layers = {
   'packages/create-dcbkit-app': ['errors', 'app', 'build', 'cli'],
   // src/test-support is outside the layering (see above).
   'packages/store-postgres': ['errors', 'executor', 'schema', 'ledger', 'store', 'connect', 'cli'],
-  // src/test-support is outside the layering; testing/ is the published '@dcbkit/sandbox/testing'.
+  // src/test-support is outside the layering; testing/ is the published '@dcbkit/sandbox/testing',
+  // which the CLI's `check` command runs.
   'packages/sandbox': [
     'shared',
     'openapi',
@@ -65,8 +66,8 @@ const layers = {
     'environment',
     'state',
     'start',
-    'cli',
     'testing',
+    'cli',
   ],
   // The shop template: the framework-free request and answer, the operations view's data, the
   // routes, then each framework's part (an overlay). Its files directly in src/ are shared ground

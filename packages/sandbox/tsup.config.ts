@@ -12,15 +12,17 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
-  // The default config is bundled into the code (so it loads the same from ESM and CJS) and also
-  // published as @dcbkit/sandbox/default-config.json for starters that display its offers; the
-  // config's JSON Schema (kept equal to the zod schema by config-json-schema.test.ts) is published
-  // as @dcbkit/sandbox/config-schema.json for editors, and the service's OpenAPI document (bundled
-  // too, for GET /openapi.json) as @dcbkit/sandbox/openapi.json. package.json's typesVersions points
-  // TypeScript's node10 resolution, which ignores `exports`, at both.
+  // Published JSON beside the code: the default config (bundled too, so it loads the same from ESM
+  // and CJS) as @dcbkit/sandbox/default-config.json, for starters that display its offers; the
+  // config's JSON Schema (kept equal to the zod schema by config-json-schema.test.ts) as
+  // config-schema.json, for editors; the service's OpenAPI document (bundled too, for GET
+  // /openapi.json) as openapi.json; every event kind signed, for a partner's unit tests in any
+  // language, as signed-events.json. package.json's typesVersions points TypeScript's node10
+  // resolution, which ignores `exports`, at each.
   async onSuccess() {
     await copyFile('src/config/default-config.json', 'dist/default-config.json');
     await copyFile('src/config/config-schema.json', 'dist/config-schema.json');
     await copyFile('src/openapi/openapi.json', 'dist/openapi.json');
+    await copyFile('src/fixtures/signed-events.json', 'dist/signed-events.json');
   },
 });

@@ -21,4 +21,8 @@ to pay for an offer in a browser.
   --webhook-url             where to post every application's sandbox webhooks
   --production-webhook-url  where to post every application's production webhooks
   --version                 print the version
+
+       dcbkit-sandbox check --app-url URL --webhook-secret SECRET --access-url TEMPLATE [--junit FILE]
+Runs the partner check against your app, in any language (dcbkit-sandbox check --help).
+
 Exit codes: 0 stopped cleanly, 1 failure, 2 usage error, 3 port in use, 4 config or state file error.`;

@@ -1,18 +1,13 @@
 import { SandboxConfigError } from '../config/sandbox-config-error.js';
 import { SandboxPortInUseError } from '../http/port-in-use-error.js';
 import { type Sandbox, startSandbox } from '../start/start-sandbox.js';
+import { runCheckCommand } from './check-command.js';
 import { CLI_HELP } from './cli-help.js';
+import type { CliIo } from './cli-io.js';
 import { EXIT_CODES, type ExitCode } from './exit-codes.js';
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js';
 import { startupBanner } from './startup-banner.js';
 import { SANDBOX_VERSION } from './version.js';
-
-export interface CliIo {
-  argv: string[];
-  env: Record<string, string | undefined>;
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
 
 /** Either the CLI is done (help, version, an error) with its exit code, or a sandbox now runs. */
 export type CliResult = { exitCode: ExitCode } | { sandbox: Sandbox };
@@ -22,6 +17,7 @@ export type CliResult = { exitCode: ExitCode } | { sandbox: Sandbox };
  * (a config error lists its issues below it) and a distinct exit code, never a stack.
  */
 export async function runCli(io: CliIo): Promise<CliResult> {
+  if (io.argv[0] === 'check') return runCheckCommand(io, io.argv.slice(1));
   const fail = (exitCode: ExitCode, message: string): CliResult => {
     io.err(`dcbkit-sandbox: ${message}`);
     return { exitCode };

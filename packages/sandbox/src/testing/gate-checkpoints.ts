@@ -1,3 +1,4 @@
+import { forAccount } from './account-template.js';
 import type { AccountRole, CheckedProduct } from './partner-check-options.js';
 import {
   failed,
@@ -42,17 +43,21 @@ export async function probeGates(
     if (path === undefined || !only(product)) continue;
     for (const role of ROLES) {
       const truth = await serviceTruth(run, role, product);
-      const answer = await run.visitor(role).get(path);
+      const accountKey = run.options.accounts[role];
+      const asked = forAccount(path, accountKey, product.productUid);
+      const answer = await run.visitor(role).get(asked);
       const expected = truth.access ? 'granted' : 'refused';
       run.gates.push({
         checkpoint,
-        accountKey: run.options.accounts[role],
+        accountKey,
         productUid: product.productUid,
-        path,
+        path: asked,
         service: truth.says,
         expected,
         status: answer.status,
-        agrees: gateVerdict(answer.status) === expected,
+        agrees:
+          gateVerdict(answer.status, { notFoundRefuses: run.options.purchaseThrough === 'service' }) ===
+          expected,
       });
     }
   }

@@ -28,6 +28,20 @@ function refusal(options: unknown): PartnerCheckError {
 }
 
 describe('resolvePartnerCheckOptions', () => {
+  it("needs no signIn when the check makes the purchases itself (a webhook receiver's)", () => {
+    const { signIn: _signIn, ...base } = valid();
+    const resolved = resolvePartnerCheckOptions({
+      ...base,
+      purchaseThrough: 'service',
+      products: [
+        { offerUid: 'offer_day_pass', gatePath: '/access?account={accountKey}&product={productUid}' },
+      ],
+    });
+    expect(resolved.purchaseThrough).toBe('service');
+    expect(resolved.signIn).toBeUndefined();
+    expect(resolved.products[0]?.gatePath).toBe('/access?account={accountKey}&product={productUid}');
+  });
+
   it('fills in the defaults that fit the dcbkit starters', () => {
     const resolved = resolvePartnerCheckOptions(valid());
     expect(resolved.appUrl.href).toBe('http://127.0.0.1:3000/');
@@ -79,6 +93,16 @@ describe('resolvePartnerCheckOptions', () => {
       'no signIn',
       (base) => ({ ...base, signIn: 'x-account' }),
       /signIn\(accountKey\) must return the headers/,
+    ],
+    [
+      'no signIn for purchases through the app',
+      ({ signIn: _signIn, ...base }) => base,
+      /or pass purchaseThrough: 'service'/,
+    ],
+    [
+      'an unknown purchaseThrough',
+      (base) => ({ ...base, purchaseThrough: 'browser' }),
+      /purchaseThrough must be 'app' or 'service'/,
     ],
     [
       'a formFields that is no function',

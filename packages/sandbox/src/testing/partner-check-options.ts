@@ -36,12 +36,16 @@ export interface PartnerCheckProduct {
   offerUid: string;
   /**
    * A page behind your access gate for the offer's product, e.g. '/premium': 2xx with access;
-   * 401, 403 or a redirect without. Without it, the gate is not checked for this product.
+   * 401, 403, 404 or a redirect without. `{accountKey}` and `{productUid}` in it are replaced,
+   * URL-encoded (`/access?account={accountKey}&product={productUid}`). Without it, the gate is
+   * not checked for this product.
    */
   gatePath?: string;
   /**
    * CONSUMABLE: the route that spends one unit (POST), 2xx or a redirect while a unit is left, 4xx
-   * once none is. Without it, units are not counted for this product.
+   * once none is. Without it, units are not counted for this product. `{accountKey}` and
+   * `{productUid}` are filled in as in `gatePath`; with `purchaseThrough: 'service'` (and no
+   * `formFields`) it is posted with no fields.
    */
   spendPath?: string;
 }
@@ -70,9 +74,18 @@ export interface PartnerCheckOptions {
   /**
    * Signs an account in and returns the headers that make a request its own: a session cookie
    * (`{ cookie }`), or the header your test build reads. Called once per account; cookies the app
-   * sets afterwards are kept, as a browser keeps them.
+   * sets afterwards are kept, as a browser keeps them. Required when purchases go through the app;
+   * with `purchaseThrough: 'service'`, optional (without it, the gate is asked with no headers).
    */
-  signIn: (accountKey: string) => PartnerCheckHeaders | Promise<PartnerCheckHeaders>;
+  signIn?: (accountKey: string) => PartnerCheckHeaders | Promise<PartnerCheckHeaders>;
+  /**
+   * Who makes the purchases. 'app' (the default): your app's checkout route, as each signed-in
+   * account. 'service': the check creates each HOSTED payment itself through the service's API,
+   * with the account in `metadata.accountKey` (as dcbkit's kit writes it), and pays it on the
+   * sandbox's checkout: for a webhook receiver without pages, in any language, which grants from
+   * the events alone. Name each product's gate with `{accountKey}` and `{productUid}` in it then.
+   */
+  purchaseThrough?: 'app' | 'service';
   /**
    * The fields your forms carry for an account (your form token: `{ token: kit.routes.formToken(accountKey) }`),
    * called before every form post. Without it, the check reads the form from your page
@@ -110,6 +123,7 @@ export interface ResolvedPartnerCheck {
   sandbox: Sandbox;
   appUrl: URL;
   signIn: PartnerCheckOptions['signIn'];
+  purchaseThrough: 'app' | 'service';
   formFields: PartnerCheckOptions['formFields'] | undefined;
   products: CheckedProduct[];
   paths: Required<PartnerCheckPaths>;
@@ -253,8 +267,15 @@ export function resolvePartnerCheckOptions(options: PartnerCheckOptions): Resolv
   if (!isSandbox(options.sandbox)) {
     throw invalid('sandbox must be the running sandbox startSandbox() resolved with.');
   }
-  if (typeof options.signIn !== 'function') {
-    throw invalid('signIn(accountKey) must return the headers that make a request the account’s.');
+  const purchaseThrough = options.purchaseThrough ?? 'app';
+  if (purchaseThrough !== 'app' && purchaseThrough !== 'service') {
+    throw invalid(`purchaseThrough must be 'app' or 'service' (got ${JSON.stringify(purchaseThrough)}).`);
+  }
+  const signInNeeded = purchaseThrough === 'app' || options.signIn !== undefined;
+  if (signInNeeded && typeof options.signIn !== 'function') {
+    throw invalid(
+      "signIn(accountKey) must return the headers that make a request the account’s (or pass purchaseThrough: 'service' for a webhook receiver without pages).",
+    );
   }
   if (options.formFields !== undefined && typeof options.formFields !== 'function') {
     throw invalid('formFields, when given, must be a function of the account key.');
@@ -272,6 +293,7 @@ export function resolvePartnerCheckOptions(options: PartnerCheckOptions): Resolv
     sandbox: options.sandbox,
     appUrl: appUrlOf(options.appUrl),
     signIn: options.signIn,
+    purchaseThrough,
     formFields: options.formFields,
     products: productsOf(options.sandbox, options.products),
     paths: {

@@ -69,9 +69,10 @@ export class CheckRun {
     const visitors = {} as Record<AccountRole, AppVisitor>;
     for (const role of ROLES) {
       const accountKey = options.accounts[role];
-      let headers: unknown;
+      const { signIn } = options;
+      let headers: unknown = {};
       try {
-        headers = await options.signIn(accountKey);
+        if (signIn) headers = await signIn(accountKey);
       } catch (error) {
         stop(
           'checkout',

@@ -4,6 +4,7 @@ import { probeGates } from './gate-checkpoints.js';
 import type { CheckedProduct } from './partner-check-options.js';
 import type { PartnerCheckResult } from './partner-check-report.js';
 import { type CheckRun, ROLES, stop } from './partner-check-run.js';
+import { buyThroughService } from './service-purchases.js';
 import { countUnits } from './unit-spending.js';
 import { startWebhookOutage } from './webhook-outage.js';
 
@@ -75,6 +76,7 @@ function stopUnlessWebhookAnswers(run: CheckRun, forged: ForgedDelivery): void {
  */
 export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
   const { sandbox, products, accounts } = run.options;
+  const buy = run.options.purchaseThrough === 'service' ? buyThroughService : buyThroughApp;
   const subscriptionProducts = products.filter((product) => product.type === 'SUBSCRIPTION');
   const oneTimeProducts = products.filter((product) => product.type !== 'SUBSCRIPTION');
 
@@ -93,10 +95,10 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
   stopUnlessWebhookAnswers(run, forged);
   await probeGates(run, 'before any purchase');
   for (const product of subscriptionProducts) {
-    for (const role of ROLES) await buyThroughApp(run, role, product, false);
+    for (const role of ROLES) await buy(run, role, product, false);
   }
   for (const product of oneTimeProducts) {
-    for (const role of ['renewing', 'lapsing'] as const) await buyThroughApp(run, role, product, false);
+    for (const role of ['renewing', 'lapsing'] as const) await buy(run, role, product, false);
   }
   await run.deliveries.settle();
   await probeGates(run, 'after purchase');
@@ -127,7 +129,7 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
     sandbox.setWebhookUrl(outage.url);
     for (const product of oneTimeProducts) {
       const role = product.type === 'CONSUMABLE' ? 'renewing' : 'expiring';
-      await buyThroughApp(run, role, product, true);
+      await buy(run, role, product, true);
     }
     await advancePast(
       run,

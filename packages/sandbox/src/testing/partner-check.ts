@@ -47,10 +47,11 @@ function checkoutResult(run: CheckRun): PartnerCheckResult {
       run.returnProblems,
     );
   }
-  return passed(
-    'checkout',
-    `${run.purchases.length} purchases went through the app's checkout, the sandbox's checkout pages and the return page.`,
-  );
+  const through =
+    run.options.purchaseThrough === 'service'
+      ? "were created through the service's API (metadata.accountKey) and paid on the sandbox's checkout pages"
+      : "went through the app's checkout, the sandbox's checkout pages and the return page";
+  return passed('checkout', `${run.purchases.length} purchases ${through}.`);
 }
 
 /**

@@ -41,4 +41,9 @@ describe('gateVerdict', () => {
   ] as const)('%s: %s', (status, verdict) => {
     expect(gateVerdict(status)).toBe(verdict);
   });
+
+  it("takes a 404 as a refusal from a receiver's access endpoint only", () => {
+    expect(gateVerdict(404, { notFoundRefuses: true })).toBe('refused');
+    expect(gateVerdict(500, { notFoundRefuses: true })).toBe('unclear');
+  });
 });

@@ -54,11 +54,17 @@ export function oneTimeTruth(
 
 /**
  * What an access gate's answer means: 2xx lets the account in; 401, 403 or a redirect (to sign-in,
- * to the offers) keeps it out; anything else (404, 500, no answer) says neither.
+ * to the offers) keeps it out; anything else (500, no answer) says neither. A 404 keeps it out only
+ * where the gate is an access endpoint that answers "no such entitlement" with it
+ * (`notFoundRefuses`, a receiver's); on a page, it says the page is missing.
  */
-export function gateVerdict(status: number | null): 'granted' | 'refused' | 'unclear' {
+export function gateVerdict(
+  status: number | null,
+  { notFoundRefuses = false }: { notFoundRefuses?: boolean } = {},
+): 'granted' | 'refused' | 'unclear' {
   if (status === null) return 'unclear';
   if (status >= 200 && status < 300) return 'granted';
   if (status === 401 || status === 403 || (status >= 300 && status < 400)) return 'refused';
+  if (status === 404 && notFoundRefuses) return 'refused';
   return 'unclear';
 }

@@ -1,3 +1,4 @@
+import { forAccount } from './account-template.js';
 import { describeAnswer } from './app-visitor.js';
 import type { AccountRole, CheckedProduct } from './partner-check-options.js';
 import { failed, type PartnerCheckResult, passed, skipped } from './partner-check-report.js';
@@ -24,11 +25,16 @@ async function spendUntilRefused(
   role: AccountRole,
   product: CheckedProduct,
 ): Promise<UnitCount> {
-  const spendPath = product.spendPath as string;
+  const accountKey = run.options.accounts[role];
+  const spendPath = forAccount(product.spendPath as string, accountKey, product.productUid);
   const paid = run.purchasesOf(role, product).filter((purchase) => purchase.status === 'SUCCEEDED').length;
-  const count = { accountKey: run.options.accounts[role], productUid: product.productUid, paid, spent: 0 };
+  const count = { accountKey, productUid: product.productUid, paid, spent: 0 };
   for (let attempt = 0; attempt <= paid; attempt++) {
-    const form = await run.formFor(role, run.options.paths.accountPage, spendPath);
+    // A receiver without pages is posted to as it is; an app's form is read from its page.
+    const form =
+      run.options.purchaseThrough === 'service' && run.options.formFields === undefined
+        ? { fields: {}, evidence: '' }
+        : await run.formFor(role, run.options.paths.accountPage, spendPath);
     if (form.fields === undefined) {
       return { ...count, stoppedBy: form.evidence, unclear: false };
     }
