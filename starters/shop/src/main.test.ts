@@ -1,7 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startSandbox } from '@dcbkit/sandbox';
 import { describe, expect, it } from 'vitest';
 
 const STARTER = fileURLToPath(new URL('..', import.meta.url));
@@ -57,6 +60,45 @@ describe('npm start with an incomplete configuration', () => {
       expect(failure?.stderr).toContain(`PORT=${port + 1} npm start`);
     } finally {
       taken.close();
+    }
+  }, 30_000);
+});
+
+describe('npm start with credentials the service refuses', () => {
+  it('prints the failure once, the variable to fix first, and no JSON line with a stack', async () => {
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+    try {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: STARTER,
+        env: {
+          PATH: process.env.PATH,
+          ...NODE_OPTIONS,
+          DCB_ENV: 'sandbox',
+          DCB_API_BASE_URL: sandbox.apiBaseUrl,
+          DCB_CLIENT_ID: sandbox.credentials.clientId,
+          DCB_CLIENT_SECRET: 'not-the-secret',
+          DCB_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
+          SESSION_SECRET: 'x'.repeat(40),
+          DATA_DIR: join(tmpdir(), `shop-refused-${process.pid}`),
+          PORT: '0',
+        },
+      });
+      const failure = (await run.then(
+        () => undefined,
+        (error: unknown) => error,
+      )) as { code?: number; stderr?: string; stdout?: string } | undefined;
+      expect(failure?.code).toBe(1);
+      const printed = `${failure?.stdout ?? ''}${failure?.stderr ?? ''}`;
+      const lines = (failure?.stderr ?? '').trim().split('\n');
+      expect(lines[0]).toBe(
+        'The shop cannot start. Fix DCB_CLIENT_ID and DCB_CLIENT_SECRET: the credentials of the DCB_ENV environment, as its console (or the sandbox) shows them.',
+      );
+      expect(lines[1]).toContain('The token request was refused (HTTP 401, ATH-001');
+      expect(printed.split('The token request was refused').length - 1).toBe(1);
+      expect(printed).not.toContain('"level"');
+      expect(printed).not.toMatch(/^\s+at /m);
+    } finally {
+      await sandbox.close();
     }
   }, 30_000);
 });

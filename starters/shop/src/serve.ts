@@ -35,8 +35,13 @@ export async function serve(stopAsked: Promise<unknown>): Promise<never> {
     if (error instanceof ShopConfigError) {
       console.error(error.message);
     } else if (isDcbError(error)) {
+      // Once, and the fix first: what to change, then what the service said.
       const fix = VARIABLES_TO_CHECK[error.code];
-      console.error(fix === undefined ? error.message : `${error.message}\n${fix}`);
+      console.error(
+        fix === undefined
+          ? `The shop cannot start: ${error.message}`
+          : `The shop cannot start. ${fix}\n  ${error.message}`,
+      );
     } else if (isPortInUse(error)) {
       const port = Number((error as { port?: unknown }).port ?? process.env.PORT ?? 3000);
       console.error(
