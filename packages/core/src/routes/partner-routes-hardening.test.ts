@@ -3,6 +3,7 @@
  * (the adapter suites in test/adapters run the same cases through Express 4/5 and Koa 2/3).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rememberPendingPayment } from '../apply/pending-payments.js';
 import type { DcbClient } from '../client/create-client.js';
 import { DcbApiError } from '../client/errors.js';
 import { memoryStore } from '../store/memory-store.js';
@@ -273,6 +274,36 @@ describe('a checkout URL on another host than checkoutBaseUrl (issue 38)', () =>
     await expect(routes.checkout(formPost(routes))).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(routes.checkoutHealth().lastRefused).toMatchObject({ receivedCheckoutHost: null });
     expect(logger.error.mock.calls[0]?.[1]).not.toContain('DCB_CHECKOUT_BASE_URL=');
+  });
+
+  it('cancels and forgets an open checkout whose URL the configured host now refuses', async () => {
+    const store = memoryStore();
+    const open = waitingPayment((uid) => `https://checkout.old.example/c/${uid}`)('pay_old');
+    await rememberPendingPayment(
+      store,
+      { ...open, expiresAt: new Date(Date.now() + DAY).toISOString() },
+      'alice',
+    );
+    const canceled: string[] = [];
+    const client = fakeClient(waitingPayment((uid) => `https://checkout.new.example/c/${uid}`));
+    client.payments.cancel = (async (uid: string) => {
+      canceled.push(uid);
+      return { paymentUid: uid, status: 'CANCELED' };
+    }) as DcbClient['payments']['cancel'];
+    const onNewHost = routesWith({ store, client, checkoutBaseUrl: 'https://checkout.new.example' }).routes;
+    await expect(onNewHost.checkout(formPost(onNewHost))).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
+    expect(canceled).toEqual(['pay_old']);
+    expect(await store.listPendingPaymentsOfAccount('alice')).toEqual([]);
+    // With the open checkout gone, the next one is a new payment on the right host.
+    await expect(onNewHost.checkout(formPost(onNewHost))).resolves.toMatchObject({
+      location: 'https://checkout.new.example/c/pay_1',
+    });
+    expect(onNewHost.checkoutHealth()).toMatchObject({
+      refusedUrls: 1,
+      lastRefused: { paymentUid: 'pay_old', receivedCheckoutHost: 'https://checkout.old.example' },
+    });
   });
 
   it('is a configuration error at start in production when no checkout host is given', () => {
