@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,8 +100,53 @@ describe('npm start with credentials the service refuses', () => {
       expect(printed).not.toMatch(/^\s+at /m);
     } finally {
       await sandbox.close();
+      await rm(join(tmpdir(), `shop-refused-${process.pid}`), { recursive: true, force: true });
     }
   }, 30_000);
+});
+
+describe('npm start on the service', () => {
+  it('says which checkout host buyers are sent to, and the command that checks it', async () => {
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: STARTER,
+      env: {
+        PATH: process.env.PATH,
+        ...NODE_OPTIONS,
+        DCB_ENV: 'sandbox',
+        DCB_API_BASE_URL: sandbox.apiBaseUrl,
+        DCB_CHECKOUT_BASE_URL: 'https://checkout.wrong.example',
+        DCB_CLIENT_ID: sandbox.credentials.clientId,
+        DCB_CLIENT_SECRET: sandbox.credentials.clientSecret,
+        DCB_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
+        SESSION_SECRET: 'x'.repeat(40),
+        DATA_DIR: join(tmpdir(), `shop-banner-${process.pid}`),
+        RECONCILE_EVERY_MINUTES: '0',
+        PORT: '0',
+      },
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      expect(out).toMatch(
+        /checkout host: https:\/\/checkout\.wrong\.example; check it: npx dcbkit doctor http:\/\/127\.0\.0\.1:\d+\/webhooks\/dcb --offer <offerUid>/,
+      );
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await sandbox.close();
+      await rm(join(tmpdir(), `shop-banner-${process.pid}`), { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('npm start on the embedded sandbox', () => {
