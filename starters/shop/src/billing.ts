@@ -58,7 +58,9 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
         // judged by the same time as the events it sends, so a page never mixes two clocks.
         now: () => clock.now(),
       });
-      await kit.checkConnection();
+      // The client's own check, not kit.checkConnection(), which logs the failure too: serve.ts
+      // prints a startup failure once, its fix first.
+      await kit.client.checkConnection();
       const running = sandbox;
       const reconciler = startShopReconciler(kit, config.reconcileEveryMinutes);
       return {
@@ -85,11 +87,16 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
       ...(shopStore.ledger ? { ledger: shopStore.ledger } : {}),
     });
     try {
-      await kit.checkConnection();
+      await kit.client.checkConnection();
     } catch (error) {
-      // A wrong secret or base URL is the deploy's to fix: stop. The service being down is not:
-      // serve anyway, the billing routes answer 502 until it is back.
+      // A wrong secret or base URL is the deploy's to fix: stop, and serve.ts prints it once, its
+      // fix first. The service being down is not: serve anyway, the billing routes answer 502
+      // until it is back.
       if (isDcbError(error, 'token_refused') || isDcbError(error, 'wrong_base_url')) throw error;
+      logger.warn(
+        { code: isDcbError(error) ? error.code : undefined },
+        `dcbkit: the billing service cannot be reached now (${(error as Error).message}); the shop serves, and its billing routes answer 502 until it is back.`,
+      );
     }
     const reconciler = startShopReconciler(kit, config.reconcileEveryMinutes);
     return {

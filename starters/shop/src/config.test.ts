@@ -54,6 +54,8 @@ describe('readShopConfig', () => {
       'DCB_CLIENT_ID must start with svc_live_',
       'SESSION_SECRET is not set',
       'PORT must be a port number',
+      // Issue 38: production sends buyers to its own checkout host only, never "any https host".
+      'DCB_CHECKOUT_BASE_URL is not set',
     ]) {
       expect(message).toContain(expected);
     }

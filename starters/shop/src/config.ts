@@ -130,6 +130,12 @@ export function readShopConfig(env: Env): ShopConfig {
     const listed = error.details?.problems;
     problems.push(...(Array.isArray(listed) ? listed.map(String) : [error.message]));
   }
+  // The kit refuses its routes in production without it too; said here with the other problems.
+  if (env.DCB_ENV?.trim() === 'production' && !env.DCB_CHECKOUT_BASE_URL?.trim()) {
+    problems.push(
+      "DCB_CHECKOUT_BASE_URL is not set: with DCB_ENV=production the shop sends buyers only to the production environment's checkout host, which the partner console shows.",
+    );
+  }
   if (sessionSecret === undefined) {
     problems.push(
       `SESSION_SECRET is not set: a random string of at least ${MIN_SESSION_SECRET_LENGTH} characters that signs the session cookie (the same on every instance); make one with \`openssl rand -base64 32\`.`,

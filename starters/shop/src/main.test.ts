@@ -1,7 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startSandbox } from '@dcbkit/sandbox';
 import { describe, expect, it } from 'vitest';
 
 const STARTER = fileURLToPath(new URL('..', import.meta.url));
@@ -59,6 +63,90 @@ describe('npm start with an incomplete configuration', () => {
       taken.close();
     }
   }, 30_000);
+});
+
+describe('npm start with credentials the service refuses', () => {
+  it('prints the failure once, the variable to fix first, and no JSON line with a stack', async () => {
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+    try {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: STARTER,
+        env: {
+          PATH: process.env.PATH,
+          ...NODE_OPTIONS,
+          DCB_ENV: 'sandbox',
+          DCB_API_BASE_URL: sandbox.apiBaseUrl,
+          DCB_CLIENT_ID: sandbox.credentials.clientId,
+          DCB_CLIENT_SECRET: 'not-the-secret',
+          DCB_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
+          SESSION_SECRET: 'x'.repeat(40),
+          DATA_DIR: join(tmpdir(), `shop-refused-${process.pid}`),
+          PORT: '0',
+        },
+      });
+      const failure = (await run.then(
+        () => undefined,
+        (error: unknown) => error,
+      )) as { code?: number; stderr?: string; stdout?: string } | undefined;
+      expect(failure?.code).toBe(1);
+      const printed = `${failure?.stdout ?? ''}${failure?.stderr ?? ''}`;
+      const lines = (failure?.stderr ?? '').trim().split('\n');
+      expect(lines[0]).toBe(
+        'The shop cannot start. Fix DCB_CLIENT_ID and DCB_CLIENT_SECRET: the credentials of the DCB_ENV environment, as its console (or the sandbox) shows them.',
+      );
+      expect(lines[1]).toContain('The token request was refused (HTTP 401, ATH-001');
+      expect(printed.split('The token request was refused').length - 1).toBe(1);
+      expect(printed).not.toContain('"level"');
+      expect(printed).not.toMatch(/^\s+at /m);
+    } finally {
+      await sandbox.close();
+      await rm(join(tmpdir(), `shop-refused-${process.pid}`), { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('npm start on the service', () => {
+  it('says which checkout host buyers are sent to, and the command that checks it', async () => {
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: STARTER,
+      env: {
+        PATH: process.env.PATH,
+        ...NODE_OPTIONS,
+        DCB_ENV: 'sandbox',
+        DCB_API_BASE_URL: sandbox.apiBaseUrl,
+        DCB_CHECKOUT_BASE_URL: 'https://checkout.wrong.example',
+        DCB_CLIENT_ID: sandbox.credentials.clientId,
+        DCB_CLIENT_SECRET: sandbox.credentials.clientSecret,
+        DCB_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
+        SESSION_SECRET: 'x'.repeat(40),
+        DATA_DIR: join(tmpdir(), `shop-banner-${process.pid}`),
+        RECONCILE_EVERY_MINUTES: '0',
+        PORT: '0',
+      },
+    });
+    try {
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('Ctrl+C')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      expect(out).toMatch(
+        /checkout host: https:\/\/checkout\.wrong\.example; check it: npx dcbkit doctor http:\/\/127\.0\.0\.1:\d+\/webhooks\/dcb --offer <offerUid>/,
+      );
+    } finally {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await sandbox.close();
+      await rm(join(tmpdir(), `shop-banner-${process.pid}`), { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('npm start on the embedded sandbox', () => {

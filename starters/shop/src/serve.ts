@@ -1,4 +1,5 @@
 import { isDcbError } from '@dcbkit/core';
+import { WEBHOOK_PATH } from './billing.js';
 import { ShopConfigError } from './config.js';
 import { type RunningShop, startShop } from './start-shop.js';
 
@@ -18,7 +19,7 @@ export async function serve(stopAsked: Promise<unknown>): Promise<never> {
         `  SMS inbox: ${shop.sandbox.apiBaseUrl}/sandbox/inbox`,
       );
     }
-    lines.push(...operationsLines(shop));
+    lines.push(...checkoutHostLines(shop), ...operationsLines(shop));
     console.log([...lines, '  (Ctrl+C to stop)'].join('\n'));
     await stopAsked;
     return await shop.close().then(
@@ -35,8 +36,13 @@ export async function serve(stopAsked: Promise<unknown>): Promise<never> {
     if (error instanceof ShopConfigError) {
       console.error(error.message);
     } else if (isDcbError(error)) {
+      // Once, and the fix first: what to change, then what the service said.
       const fix = VARIABLES_TO_CHECK[error.code];
-      console.error(fix === undefined ? error.message : `${error.message}\n${fix}`);
+      console.error(
+        fix === undefined
+          ? `The shop cannot start: ${error.message}`
+          : `The shop cannot start. ${fix}\n  ${error.message}`,
+      );
     } else if (isPortInUse(error)) {
       const port = Number((error as { port?: unknown }).port ?? process.env.PORT ?? 3000);
       console.error(
@@ -65,6 +71,17 @@ function operationsLines({ url, operatorAccess, reconcileEveryMinutes }: Running
       ? '  reconciliation: off (RECONCILE_EVERY_MINUTES=0)'
       : `  reconciliation: every ${reconcileEveryMinutes} minutes`;
   return [operations, reconciling];
+}
+
+/**
+ * On the real service, the checkout host the shop sends buyers to: nothing at start can tell a
+ * wrong one (only a payment carries the service's), so it is said here, with the command that checks it.
+ */
+function checkoutHostLines({ config, url }: RunningShop): string[] {
+  if (config.mode !== 'service') return [];
+  const host = config.dcb.checkoutBaseUrl ?? 'any https host (DCB_CHECKOUT_BASE_URL not set)';
+  const webhookUrl = new URL(WEBHOOK_PATH, config.dcb.returnUrl ?? url).href;
+  return [`  checkout host: ${host}; check it: npx dcbkit doctor ${webhookUrl} --offer <offerUid>`];
 }
 
 /** The kit's startup refusals that a variable causes: which one to fix. */

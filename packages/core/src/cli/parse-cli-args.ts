@@ -1,7 +1,8 @@
 // node:util's parseArgs, not a CLI library: @dcbkit/core takes no dependency for one command.
 import { parseArgs } from 'node:util';
-import { DcbError } from '../errors/dcb-error.js';
+import { DcbError, isDcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
+import { configFromEnv, type DcbEnvConfig } from '../kit/config-from-env.js';
 
 /** How long each probe waits for its answer by default: the kit's own processing timeout. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -16,6 +17,16 @@ export interface DoctorArgs {
   secrets: string[];
   timeoutMs: number;
   json: boolean;
+  /** `--offer`: open a checkout for this offer with the DCB_* variables, check its host, cancel it. */
+  checkout?: CheckoutArgs;
+}
+
+export interface CheckoutArgs {
+  offerUid: string;
+  client: DcbEnvConfig['client'];
+  /** DCB_RETURN_URL, else the webhook URL's origin: the payment is cancelled before anyone visits it. */
+  returnUrl: string;
+  checkoutBaseUrl: string | undefined;
 }
 
 export type CliArgs = DoctorArgs | { command: 'help' };
@@ -51,12 +62,39 @@ export function parseCliArgs(argv: readonly string[], env: Env): CliArgs {
   if (url === undefined)
     throw optionError(WHERE, '<webhook-url>', 'is missing: the URL your webhook route is deployed at.');
   if (extra.length > 0) throw optionError(WHERE, 'arguments', `take one URL; also got "${extra.join(' ')}".`);
+  const webhookUrl = checkedUrl(url);
+  const secrets = secretsOf(values.secret ?? env.DCB_WEBHOOK_SECRET);
   return {
     command,
-    url: checkedUrl(url),
-    secrets: secretsOf(values.secret ?? env.DCB_WEBHOOK_SECRET),
+    url: webhookUrl,
+    secrets,
     timeoutMs: timeoutOf(values['timeout-ms']),
     json: values.json,
+    ...(values.offer === undefined ? {} : { checkout: checkoutOf(values.offer, env, secrets, webhookUrl) }),
+  };
+}
+
+/** `--offer` reads the app's DCB_* variables as the kit does (configFromEnv), every problem named. */
+function checkoutOf(offerUid: string, env: Env, secrets: string[], webhookUrl: string): CheckoutArgs {
+  if (offerUid.trim() === '')
+    throw optionError(WHERE, '--offer', "must be an offerUid of this environment's catalogue.");
+  let config: DcbEnvConfig;
+  try {
+    config = configFromEnv({ ...env, DCB_WEBHOOK_SECRET: secrets.join(',') });
+  } catch (error) {
+    if (!isDcbError(error, 'invalid_env')) throw error;
+    const problems = error.details?.problems;
+    throw optionError(
+      WHERE,
+      '--offer',
+      `opens a checkout with the app's DCB_* variables, and they are not right:\n- ${(Array.isArray(problems) ? problems : [error.message]).join('\n- ')}`,
+    );
+  }
+  return {
+    offerUid: offerUid.trim(),
+    client: config.client,
+    returnUrl: config.returnUrl ?? new URL('/', webhookUrl).href,
+    checkoutBaseUrl: config.checkoutBaseUrl,
   };
 }
 
@@ -109,6 +147,7 @@ function parse(argv: readonly string[]) {
     allowPositionals: true,
     options: {
       secret: { type: 'string' },
+      offer: { type: 'string' },
       'timeout-ms': { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },

@@ -1,4 +1,6 @@
+import { createClient } from '../client/create-client.js';
 import { isDcbError } from '../errors/dcb-error.js';
+import { silentLogger } from '../observability/logger.js';
 import { CLI_HELP, CLI_USAGE } from './cli-help.js';
 import { formatReport, reportJson } from './doctor/format-report.js';
 import { runDoctor } from './doctor/run-doctor.js';
@@ -32,11 +34,23 @@ export async function runCli(io: CliIo): Promise<ExitCode> {
     return EXIT_CODES.OK;
   }
   try {
+    const fetchOption = io.fetch ? { fetch: io.fetch } : {};
+    const { checkout } = args;
     const report = await runDoctor({
       url: args.url,
       secrets: args.secrets,
       timeoutMs: args.timeoutMs,
-      ...(io.fetch ? { fetch: io.fetch } : {}),
+      ...fetchOption,
+      ...(checkout === undefined
+        ? {}
+        : {
+            checkout: {
+              client: createClient({ ...checkout.client, logger: silentLogger, ...fetchOption }),
+              offerUid: checkout.offerUid,
+              returnUrl: checkout.returnUrl,
+              checkoutBaseUrl: checkout.checkoutBaseUrl,
+            },
+          }),
     });
     io.out(args.json ? reportJson(report) : formatReport(report));
     return report.findings.length === 0 ? EXIT_CODES.OK : EXIT_CODES.FINDINGS;

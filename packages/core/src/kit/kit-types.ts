@@ -61,7 +61,8 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   formTokenMaxAgeMs?: number;
   /**
    * The environment's checkout host (`DCB_CHECKOUT_BASE_URL`): a checkout URL from the service on
-   * any other host is refused. Without it, any https host with the spec's `/c/{paymentUid}` path.
+   * any other host is refused, and its payment cancelled. Required for the routes in production;
+   * on the sandbox environment, without it, any https host with the spec's `/c/{paymentUid}` path.
    */
   checkoutBaseUrl?: string;
   /** Your listeners: per event name, and for access granted or revoked. At least once: make them idempotent. */

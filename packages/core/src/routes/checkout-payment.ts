@@ -1,3 +1,4 @@
+import { forgetSettledPayment } from '../apply/pending-payments.js';
 import { DcbApiError } from '../client/errors.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
 import type { OfferDefinition } from '../schemas/offer.js';
@@ -50,28 +51,67 @@ export async function createCheckoutPayment(
 
 /**
  * The checkout URL of an answer, checked (checkout-url.ts) before it goes into a Location header
- * or an iframe: anything else is the service misbehaving or a proxy tampering, reported and
- * answered 502.
+ * or an iframe. Anything else is refused with a 502: nearly always `checkoutBaseUrl`
+ * (`DCB_CHECKOUT_BASE_URL`) naming another host than the service's, else the service misbehaving
+ * or a proxy tampering. The payment the buyer cannot be sent to is cancelled at the service rather
+ * than left open there, the refusal is counted for the operations view
+ * (`kit.routes.checkoutHealth()`), and the log says what was received and what to set.
  */
-export function checkedCheckoutUrl(
+export async function checkedCheckoutUrl(
   context: RouteContext,
   paymentUid: string,
   checkoutUrl: string | undefined,
-): string {
+): Promise<string> {
   const { checkoutBaseUrl } = context;
   if (isExpectedCheckoutUrl(checkoutUrl, paymentUid, checkoutBaseUrl)) return checkoutUrl as string;
+  const canceled = await cancelUnreachablePayment(context, paymentUid);
+  const configuredCheckoutHost = checkoutBaseUrl ? checkoutBaseUrl.href.replace(/\/+$/, '') : null;
+  const refusal = context.checkoutRefusals.record({
+    paymentUid,
+    receivedUrl: checkoutUrl,
+    configuredCheckoutHost,
+    canceled,
+  });
   const error = routeError(
     'service_unavailable',
     'The payment page could not be opened; please try again later.',
   );
-  const expected = checkoutBaseUrl
-    ? `${checkoutBaseUrl.href.replace(/\/+$/, '')}/c/${paymentUid}`
-    : `https://{checkout host}/c/${paymentUid}`;
-  context.reportError(
-    error,
-    { source: 'route', route: 'checkout' },
-    `dcbkit: the billing service gave a checkout URL that is not ${expected}; refused it and answered 502.`,
-    { log: context.logLimit('checkout_url') },
-  );
+  const expected = `${configuredCheckoutHost ?? 'https://{checkout host}'}/c/${paymentUid}`;
+  const fix =
+    refusal.receivedCheckoutHost !== null && configuredCheckoutHost !== null
+      ? ` If ${refusal.receivedCheckoutHost} is this environment's checkout host, set DCB_CHECKOUT_BASE_URL (checkoutBaseUrl) to it: DCB_CHECKOUT_BASE_URL=${refusal.receivedCheckoutHost}.`
+      : " The URL does not have the spec's shape: the service misbehaves or something between tampers with its answers.";
+  const log = context.logLimit('checkout_url');
+  if (log) {
+    context.logger.error?.(
+      {
+        code: error.code,
+        source: 'route',
+        route: 'checkout',
+        paymentUid,
+        receivedUrl: refusal.receivedUrl,
+        expectedUrl: expected,
+        variable: 'DCB_CHECKOUT_BASE_URL',
+        canceled,
+      },
+      `dcbkit: the billing service gave the checkout URL ${refusal.receivedUrl}, not ${expected}; refused it, ${canceled ? 'cancelled the payment' : 'could not cancel the payment'} and answered 502.${fix}`,
+    );
+  }
+  context.reportError(error, { source: 'route', route: 'checkout' }, '', { log: false });
   throw error;
+}
+
+/** True when the service cancelled the payment; a failure is logged, never thrown over the 502. */
+async function cancelUnreachablePayment(context: RouteContext, paymentUid: string): Promise<boolean> {
+  try {
+    await context.client.payments.cancel(paymentUid);
+    await forgetSettledPayment(context.store, paymentUid);
+    return true;
+  } catch (error) {
+    context.logger.warn?.(
+      { paymentUid, err: error },
+      `dcbkit: could not cancel payment ${paymentUid}, whose checkout URL was refused; it stays open at the service until it expires.`,
+    );
+    return false;
+  }
 }

@@ -52,12 +52,12 @@ export async function checkout(context: RouteContext, input: RouteInput): Promis
         if (checkoutUrl === undefined) {
           throw routeError('payment_pending', 'A payment for this is being confirmed; check your account.');
         }
-        const url = checkedCheckoutUrl(context, paymentUid, checkoutUrl);
+        const url = await checkedCheckoutUrl(context, paymentUid, checkoutUrl);
         return checkoutResult(presentation, paymentUid, url, offers.get(offerUid) ?? offer);
       }
       default: {
         const payment = await createCheckoutPayment(context, account, standing.offer, presentation, nonce);
-        const url = checkedCheckoutUrl(context, payment.paymentUid, payment.checkoutUrl);
+        const url = await checkedCheckoutUrl(context, payment.paymentUid, payment.checkoutUrl);
         await rememberPendingPayment(store, payment, account, now());
         return checkoutResult(presentation, payment.paymentUid, url, standing.offer);
       }

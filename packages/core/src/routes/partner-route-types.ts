@@ -8,6 +8,7 @@ import type { Entitlement } from '../schemas/entitlement.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { ReconcileStore } from '../store/reconcile-store.js';
+import type { CheckoutHealth } from './checkout-refusals.js';
 import type { RouteResult } from './route-result.js';
 import type { RequestOrigin } from './same-origin.js';
 
@@ -51,8 +52,9 @@ export interface PartnerRoutesOptions {
   formTokenMaxAgeMs?: number;
   /**
    * The environment's checkout host (`DCB_CHECKOUT_BASE_URL`). When set, a checkout URL the
-   * service gives on any other host is refused (502); without it, any https host is accepted, as
-   * long as the URL has the spec's shape `/c/{paymentUid}`.
+   * service gives on any other host is refused (502) and its payment cancelled. Required with a
+   * production client; elsewhere, without it, any https host is accepted, as long as the URL has
+   * the spec's shape `/c/{paymentUid}`.
    */
   checkoutBaseUrl?: string | URL;
   /** The clock of access checks and pending payments (form tokens always use the real time). */
@@ -116,6 +118,12 @@ export interface PartnerRoutes {
    * your own state-changing forms (an operator's, a settings page's) the same protection.
    */
   verifyFormToken(accountKey: string, token: unknown, session?: string): boolean;
+  /**
+   * The checkouts refused since start because the service's checkout URL was not on the checkout
+   * host, and the last one: what was received, the host it names and the one configured. Above
+   * zero, nearly always a wrong `checkoutBaseUrl` (`DCB_CHECKOUT_BASE_URL`): show it to operators.
+   */
+  checkoutHealth(): CheckoutHealth;
   /** The account's entitlement to a product, and whether it gives access now. */
   checkAccess(
     accountKey: string | undefined,

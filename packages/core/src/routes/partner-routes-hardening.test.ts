@@ -3,6 +3,8 @@
  * (the adapter suites in test/adapters run the same cases through Express 4/5 and Koa 2/3).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { rememberPendingPayment } from '../apply/pending-payments.js';
+import type { DcbClient } from '../client/create-client.js';
 import { DcbApiError } from '../client/errors.js';
 import { memoryStore } from '../store/memory-store.js';
 import { offers } from '../test-support/fixtures.js';
@@ -209,5 +211,116 @@ describe('an offer the service does not know', () => {
       expect.objectContaining({ code: 'CAT-102', offerUid: expect.any(String) }),
       expect.stringMatching(/knows no offer .* offerUids of this environment/),
     );
+  });
+});
+
+describe('a checkout URL on another host than checkoutBaseUrl (issue 38)', () => {
+  function wrongHostRoutes(cancel: (uid: string) => Promise<unknown>) {
+    const client = fakeClient(waitingPayment((uid) => `https://pay.service.example/c/${uid}`));
+    client.payments.cancel = cancel as DcbClient['payments']['cancel'];
+    return routesWith({ client, checkoutBaseUrl: 'https://checkout.wrong.example' });
+  }
+
+  it('logs what was received and the variable to set, cancels the payment and counts it for operators', async () => {
+    const canceled: string[] = [];
+    const { routes, logger } = wrongHostRoutes(async (uid) => {
+      canceled.push(uid);
+      return { paymentUid: uid, status: 'CANCELED' };
+    });
+    expect(routes.checkoutHealth()).toMatchObject({ refusedUrls: 0, lastRefused: null });
+    await expect(routes.checkout(formPost(routes))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(canceled).toEqual(['pay_1']);
+    const [fields, message] = logger.error.mock.calls[0] as [Record<string, unknown>, string];
+    expect(fields).toMatchObject({
+      paymentUid: 'pay_1',
+      receivedUrl: 'https://pay.service.example/c/pay_1',
+      expectedUrl: 'https://checkout.wrong.example/c/pay_1',
+      variable: 'DCB_CHECKOUT_BASE_URL',
+      canceled: true,
+    });
+    expect(message).toContain('https://pay.service.example/c/pay_1');
+    expect(message).toContain('DCB_CHECKOUT_BASE_URL=https://pay.service.example');
+    expect(routes.checkoutHealth()).toMatchObject({
+      refusedUrls: 1,
+      lastRefused: {
+        paymentUid: 'pay_1',
+        receivedUrl: 'https://pay.service.example/c/pay_1',
+        receivedCheckoutHost: 'https://pay.service.example',
+        configuredCheckoutHost: 'https://checkout.wrong.example',
+        canceled: true,
+      },
+    });
+    // The cancelled payment is not an open checkout to continue: the next try makes a new one.
+    await expect(routes.checkout(formPost(routes))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(canceled).toEqual(['pay_1', 'pay_2']);
+    expect(routes.checkoutHealth().refusedUrls).toBe(2);
+  });
+
+  it('still answers 502 when the cancel fails, saying the payment stays open', async () => {
+    const { routes, logger } = wrongHostRoutes(async () => {
+      throw new Error('service unreachable');
+    });
+    await expect(routes.checkout(formPost(routes))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(logger.warn).toHaveBeenCalledWith(
+      expect.objectContaining({ paymentUid: 'pay_1' }),
+      expect.stringContaining('could not cancel payment pay_1'),
+    );
+    expect(routes.checkoutHealth().lastRefused).toMatchObject({ canceled: false });
+  });
+
+  it('names no host to set when the URL itself is not the spec’s shape', async () => {
+    const client = fakeClient(waitingPayment(() => 'javascript:alert(1)'));
+    const { routes, logger } = routesWith({ client, checkoutBaseUrl: 'https://checkout.example' });
+    await expect(routes.checkout(formPost(routes))).rejects.toMatchObject({ code: 'service_unavailable' });
+    expect(routes.checkoutHealth().lastRefused).toMatchObject({ receivedCheckoutHost: null });
+    expect(logger.error.mock.calls[0]?.[1]).not.toContain('DCB_CHECKOUT_BASE_URL=');
+  });
+
+  it('cancels and forgets an open checkout whose URL the configured host now refuses', async () => {
+    const store = memoryStore();
+    const open = waitingPayment((uid) => `https://checkout.old.example/c/${uid}`)('pay_old');
+    await rememberPendingPayment(
+      store,
+      { ...open, expiresAt: new Date(Date.now() + DAY).toISOString() },
+      'alice',
+    );
+    const canceled: string[] = [];
+    const client = fakeClient(waitingPayment((uid) => `https://checkout.new.example/c/${uid}`));
+    client.payments.cancel = (async (uid: string) => {
+      canceled.push(uid);
+      return { paymentUid: uid, status: 'CANCELED' };
+    }) as DcbClient['payments']['cancel'];
+    const onNewHost = routesWith({ store, client, checkoutBaseUrl: 'https://checkout.new.example' }).routes;
+    await expect(onNewHost.checkout(formPost(onNewHost))).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
+    expect(canceled).toEqual(['pay_old']);
+    expect(await store.listPendingPaymentsOfAccount('alice')).toEqual([]);
+    // With the open checkout gone, the next one is a new payment on the right host.
+    await expect(onNewHost.checkout(formPost(onNewHost))).resolves.toMatchObject({
+      location: 'https://checkout.new.example/c/pay_1',
+    });
+    expect(onNewHost.checkoutHealth()).toMatchObject({
+      refusedUrls: 1,
+      lastRefused: { paymentUid: 'pay_old', receivedCheckoutHost: 'https://checkout.old.example' },
+    });
+  });
+
+  it('is a configuration error at start in production when no checkout host is given', () => {
+    const production = {
+      ...fakeClient(waitingPayment((uid) => `https://p.example/c/${uid}`)),
+      environment: 'production',
+    };
+    expect(() => routesWith({ client: production as DcbClient })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_option',
+        message: expect.stringContaining('DCB_CHECKOUT_BASE_URL'),
+      }),
+    );
+    expect(() =>
+      routesWith({ client: production as DcbClient, checkoutBaseUrl: 'https://p.example' }),
+    ).not.toThrow();
+    const sandbox = { ...production, environment: 'sandbox' };
+    expect(() => routesWith({ client: sandbox as DcbClient })).not.toThrow();
   });
 });

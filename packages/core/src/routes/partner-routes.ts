@@ -39,6 +39,7 @@ export function createPartnerRoutes(options: PartnerRoutesOptions): PartnerRoute
       typeof accountKey === 'string' &&
       accountKey !== '' &&
       verifyFormToken(formKeys, { accountKey, session }, token, Date.now()) !== undefined,
+    checkoutHealth: () => context.checkoutRefusals.snapshot(),
     async checkAccess(accountKey, productUid) {
       if (accountKey === undefined || accountKey === '') return { allowed: false, entitlement: undefined };
       const entitlement = await store.get(accountKey, productUid);

@@ -10,6 +10,7 @@ import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { Payment } from '../schemas/payment.js';
 import { type CheckoutLock, createCheckoutLock } from './checkout-lock.js';
+import { type CheckoutRefusals, createCheckoutRefusals } from './checkout-refusals.js';
 import type { FormTokenKeys } from './form-token.js';
 import type { PartnerRoutesOptions } from './partner-route-types.js';
 import { allowedOriginsOf, checkoutBaseUrlOf, formKeysOf } from './route-options.js';
@@ -33,6 +34,8 @@ export interface RouteContext {
   readonly formKeys: FormTokenKeys;
   readonly checkoutBaseUrl: URL | undefined;
   readonly checkoutLock: CheckoutLock;
+  /** The checkout URLs refused since start, for `checkoutHealth()`. */
+  readonly checkoutRefusals: CheckoutRefusals;
   readonly recordHistory: RecordHistory | undefined;
   readonly recordFacts: RecordFacts | undefined;
 }
@@ -54,8 +57,9 @@ export function routeContextOf(options: PartnerRoutesOptions): RouteContext {
     logLimit: createLogLimit(),
     allowedOrigins: new Set(allowedOriginsOf(options.returnUrl, options.allowedOrigins)),
     formKeys: formKeysOf(options.formSecret, options.formTokenMaxAgeMs),
-    checkoutBaseUrl: checkoutBaseUrlOf(options.checkoutBaseUrl),
+    checkoutBaseUrl: checkoutBaseUrlOf(options.checkoutBaseUrl, options.client.environment),
     checkoutLock: createCheckoutLock(options.store),
+    checkoutRefusals: createCheckoutRefusals(options.now),
     recordHistory: historyRecorder(keptHistoryOf(options.store, options.history)),
     recordFacts: factRecorder(keptMetricsOf(options.store, options.metrics)),
   };

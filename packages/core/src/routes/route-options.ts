@@ -23,8 +23,20 @@ export function formKeysOf(
   return { secrets, maxAgeMs };
 }
 
-export function checkoutBaseUrlOf(value: string | URL | undefined): URL | undefined {
-  if (value === undefined) return undefined;
+/**
+ * The checkout host, checked. In production it is required: the spec sends the subscriber to that
+ * environment's checkout host only, and "any https host" would leave a wrong host to be found by
+ * a buyer.
+ */
+export function checkoutBaseUrlOf(value: string | URL | undefined, environment?: string): URL | undefined {
+  if (value === undefined) {
+    if (environment !== 'production') return undefined;
+    throw optionError(
+      WHERE,
+      'checkoutBaseUrl',
+      "is needed in production (DCB_CHECKOUT_BASE_URL): the production environment's checkout host, the only one the routes send a buyer to.",
+    );
+  }
   const text = String(value);
   if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) {
     throw optionError(WHERE, 'checkoutBaseUrl', 'must be the absolute http(s) URL of the checkout host.');

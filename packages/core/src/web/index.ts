@@ -14,9 +14,10 @@
 export { DcbError, isDcbError } from '../errors/dcb-error.js';
 export type { HttpAnswer } from '../http/http-answer.js';
 export { memoryLedger } from '../ledger/memory-ledger.js';
-export { gateAnswer } from '../routes/gate-answer.js';
 // The routes' type here, not beside createPartnerRoutes in '/node': an adapter on fetch names it,
 // and its declarations must not reach node's types.
+export type { CheckoutHealth, RefusedCheckoutUrl } from '../routes/checkout-refusals.js';
+export { gateAnswer } from '../routes/gate-answer.js';
 export type { PartnerRoutes } from '../routes/partner-routes.js';
 export {
   type PartnerRouteHandlers,

@@ -43,7 +43,12 @@ describe('the operator password', () => {
     expect(operatorAccessOf(readShopConfig(SERVICE_ENV))).toBeUndefined();
     expect(
       operatorAccessOf(
-        readShopConfig({ ...SERVICE_ENV, DCB_ENV: 'production', DCB_CLIENT_ID: 'svc_live_shop' }),
+        readShopConfig({
+          ...SERVICE_ENV,
+          DCB_ENV: 'production',
+          DCB_CLIENT_ID: 'svc_live_shop',
+          DCB_CHECKOUT_BASE_URL: 'https://checkout.example',
+        }),
       ),
     ).toBeUndefined();
   });

@@ -1,4 +1,5 @@
 import type { DcbKit } from '@dcbkit/core';
+import type { CheckoutHealth } from '@dcbkit/core/web';
 import type { ShopReconciler } from '../reconciler.js';
 import { type AccountView, accountView } from './account-view.js';
 import type { HistoryRow, Words } from './history-rows.js';
@@ -9,7 +10,7 @@ import { type HealthView, healthView, recentDeliveries } from './webhook-view.js
 // The data of each operations page, the same for every framework: a route reads the request,
 // calls one of these and renders views/ops-*.eta with the result.
 
-/** What every page of a signed-in operator gets: the layout's operator parts and the signature notice. */
+/** What every page of a signed-in operator gets: the layout's operator parts, the signature and checkout host notices. */
 export function opsFrame(kit: DcbKit, operatorId: string) {
   return {
     operator: {
@@ -19,6 +20,22 @@ export function opsFrame(kit: DcbKit, operatorId: string) {
     accountHref: (accountKey: string) => `/ops/account?${new URLSearchParams({ key: accountKey })}`,
     // Shown on every page while it is above zero: webhooks are being lost now.
     signatureMismatches: kit.webhookHealth().refused.signature_mismatch ?? 0,
+    // Shown on every page once a checkout was refused: buyers cannot pay now.
+    checkoutRefused: checkoutNotice(kit.routes.checkoutHealth()),
+  };
+}
+
+/** The checkout host notice: undefined until the checkout route refused a checkout URL. */
+export function checkoutNotice(health: CheckoutHealth) {
+  const last = health.lastRefused;
+  if (health.refusedUrls === 0 || last === null) return undefined;
+  return {
+    count: health.refusedUrls,
+    receivedUrl: last.receivedUrl,
+    /** The host to set when the URL has the spec's shape: the configured one is then the mistake. */
+    receivedHost: last.receivedCheckoutHost,
+    configuredHost: last.configuredCheckoutHost,
+    canceled: last.canceled,
   };
 }
 

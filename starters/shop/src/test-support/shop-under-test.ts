@@ -21,18 +21,22 @@ export const TEST_OPERATOR: OperatorAccess = { password: 'an-operator-password-f
 
 /**
  * Starts the shop as startShop does, on a free loopback port, with TEST_OPERATOR's password;
- * `operations: false` is a shop on the real service without OPERATOR_PASSWORD: no /ops.
+ * `operations: false` is a shop on the real service without OPERATOR_PASSWORD: no /ops; `env`
+ * with DCB_* variables, a shop on a standalone sandbox as on the real service.
  */
 export async function shopUnderTest({
   operations = true,
+  env = {},
 }: {
   operations?: boolean;
+  /** The environment variables (default none: the embedded sandbox); DCB_* ones: the real service's mode. */
+  env?: Record<string, string>;
 } = {}): Promise<ShopUnderTest> {
   const logger = createLogger('silent');
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const billing = await startBilling({ config: readShopConfig({}), shopUrl: url, logger });
+  const billing = await startBilling({ config: readShopConfig(env), shopUrl: url, logger });
   const app = createShopApp({
     billing,
     publicUrl: url,

@@ -102,6 +102,22 @@ export const DOCTOR_FINDINGS = {
     severity: 'warning',
     fix: "Refuse an oversize body with a 413 at once rather than leaving the request to hang: set a body limit in the app (maxBodyBytes, express.raw({ limit: '1mb' })) or in the proxy (client_max_body_size), and check it answers.",
   },
+  checkout_host_mismatch: {
+    severity: 'error',
+    fix: "Set DCB_CHECKOUT_BASE_URL (createDcbKit's checkoutBaseUrl) to this environment's checkout host, as the partner console shows it: the origin of the checkout URL the service gave, when it has the spec's shape {checkout host}/c/{paymentUid}. Until then every buyer's checkout is refused with 502 (the starters' \"Billing is unavailable\") and its payment cancelled. A URL of another shape is the service, or a proxy between it and you, answering wrongly.",
+  },
+  checkout_failed: {
+    severity: 'error',
+    fix: "Check --offer (an offerUid of this environment's catalogue, as your offers list it) and the DCB_* variables the doctor read: DCB_ENV, DCB_API_BASE_URL, DCB_CLIENT_ID and DCB_CLIENT_SECRET of the environment the app runs against. The summary gives the service's answer.",
+  },
+  checkout_host_unset: {
+    severity: 'warning',
+    fix: "Set DCB_CHECKOUT_BASE_URL to this environment's checkout host (the value the summary names, if the console shows the same): without it the kit accepts a checkout URL on any https host, the embedded checkout is off in the starters, and in production the partner routes refuse to start.",
+  },
+  checkout_not_canceled: {
+    severity: 'warning',
+    fix: 'Nothing to change in the app: the doctor could not cancel the payment it opened to read the checkout host (the summary says why). No one can pay it (its checkout URL went nowhere), and it expires by itself at its expiresAt.',
+  },
 } as const satisfies Record<string, FindingRow>;
 
 /** A finding's stable code: branch on it in scripts. */

@@ -7,7 +7,7 @@ import {
   kitWordOf,
   type ProbeAnswer,
 } from './probe-answer.js';
-import type { DoctorReport } from './run-doctor.js';
+import type { DoctorCheckout, DoctorReport } from './run-doctor.js';
 
 // The report in words for a terminal, and as JSON for a script (`--json`). Neither ever holds a
 // secret: the probes' headers are not part of the report.
@@ -62,6 +62,7 @@ export function formatReport(report: DoctorReport): string {
       ),
     );
   }
+  if (report.checkout) lines.push('', ...wrap(checkoutLine(report.checkout), 2));
   lines.push('');
   const { findings } = report;
   if (findings.length === 0) {
@@ -107,11 +108,26 @@ export function reportJson(report: DoctorReport): string {
             max: Number.isFinite(max) ? max : null,
           })) ?? null,
       },
+      ...(report.checkout ? { checkout: checkoutJson(report.checkout) } : {}),
       notes: [dcbkitNote(report.answers)].filter((note) => note !== undefined),
     },
     null,
     2,
   );
+}
+
+/** The checkout the doctor opened, in one sentence under the probes. */
+function checkoutLine({ result, checkoutBaseUrl }: DoctorCheckout): string {
+  const against = `checkout host ${checkoutBaseUrl ?? '(DCB_CHECKOUT_BASE_URL not set)'}`;
+  if (result.outcome === 'failed') {
+    return `checkout: POST /v1/payments for ${result.offerUid} failed (${result.code ?? 'no code'}); ${against}`;
+  }
+  const ended = result.canceled ? 'cancelled' : 'NOT cancelled';
+  return `checkout: ${result.offerUid} -> ${result.checkoutUrl ?? '(no checkout URL)'} (${result.paymentUid}, ${ended}); ${against}`;
+}
+
+function checkoutJson({ result, checkoutBaseUrl }: DoctorCheckout) {
+  return { ...result, checkoutBaseUrl: checkoutBaseUrl ?? null };
 }
 
 function row(mark: string, probe: string, expected: string, answer: string, time: string): string {

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { DcbClient } from '../../client/create-client.js';
 import { optionError } from '../../errors/option-error.js';
+import { type CheckoutProbeResult, sendCheckoutProbe } from './checkout-probe.js';
 import { type ClockEvidence, clockEvidence } from './clock-evidence.js';
 import { diagnose } from './diagnose.js';
-import type { Finding } from './findings.js';
+import { diagnoseCheckout } from './diagnose-checkout.js';
+import { byImportance, type Finding } from './findings.js';
 import { isFailed, type ProbeAnswer } from './probe-answer.js';
 import { planProbes } from './probe-plan.js';
 import { sendProbe } from './send-probe.js';
@@ -18,6 +21,25 @@ export interface RunDoctorOptions {
   fetch?: typeof fetch;
   /** Default: Date.now. */
   clock?: () => number;
+  /**
+   * `--offer`: also open a checkout for this offer with the app's credentials, check its URL
+   * against the configured checkout host as the partner routes do, and cancel it.
+   */
+  checkout?: DoctorCheckoutOptions;
+}
+
+export interface DoctorCheckoutOptions {
+  client: DcbClient;
+  offerUid: string;
+  returnUrl: string;
+  /** DCB_CHECKOUT_BASE_URL, when set. */
+  checkoutBaseUrl: string | undefined;
+}
+
+/** The checkout the doctor opened and cancelled, and the checkout host it was checked against. */
+export interface DoctorCheckout {
+  readonly result: CheckoutProbeResult;
+  readonly checkoutBaseUrl: string | undefined;
 }
 
 export interface DoctorReport {
@@ -30,6 +52,8 @@ export interface DoctorReport {
   /** Empty when the receiver is healthy. */
   readonly findings: readonly Finding[];
   readonly clock: ClockEvidence;
+  /** With `--offer` only. */
+  readonly checkout?: DoctorCheckout;
 }
 
 /**
@@ -55,12 +79,22 @@ export async function runDoctor(options: RunDoctorOptions): Promise<DoctorReport
   const answers: ProbeAnswer[] = isFailed(firstAnswer)
     ? [firstAnswer]
     : [firstAnswer, ...(await Promise.all(rest.map((probe) => sendProbe(url, probe, send))))];
+  const checkout = options.checkout && {
+    result: await sendCheckoutProbe({ ...options.checkout, runId }),
+    checkoutBaseUrl: options.checkout.checkoutBaseUrl,
+  };
+  const findings = checkout
+    ? [...diagnose(answers), ...diagnoseCheckout(checkout.result, checkout.checkoutBaseUrl)].sort(
+        byImportance,
+      )
+    : diagnose(answers);
   return {
     url,
     runId,
     startedAt: new Date(startedAtMs).toISOString(),
     answers,
-    findings: diagnose(answers),
+    findings,
     clock: clockEvidence(answers),
+    ...(checkout ? { checkout } : {}),
   };
 }
