@@ -15,15 +15,33 @@ describe('parseCheckArgs', () => {
     expect(
       parseCheckArgs([...REQUIRED, '--spend-url', 'http://127.0.0.1:8000/spend/{accountKey}/{productUid}']),
     ).toEqual({
+      kind: 'receiver',
       appUrl: 'http://127.0.0.1:8000',
       webhookPath: '/webhooks/dcb',
       webhookSecret: 'whsec_0123456789abcdef',
       accessPath: '/access?account={accountKey}&product={productUid}',
       spendPath: '/spend/{accountKey}/{productUid}',
       junitPath: undefined,
-      seed: 1,
+      seed: undefined,
       port: 0,
     });
+  });
+
+  it('reads an app with pages from a config file, on the default port so the app can be pointed at it', () => {
+    expect(
+      parseCheckArgs(['--config', 'partner-check.json', '--webhook-secret', 'whsec_0123456789abcdef']),
+    ).toEqual({
+      kind: 'app',
+      configPath: 'partner-check.json',
+      webhookSecret: 'whsec_0123456789abcdef',
+      junitPath: undefined,
+      seed: undefined,
+      port: 4010,
+      waitSeconds: 60,
+    });
+    expect(() => parseCheckArgs(['--config', 'c.json', '--app-url', 'http://127.0.0.1:1'])).toThrow(
+      /goes in the --config file/,
+    );
   });
 
   it.each([

@@ -1,8 +1,18 @@
 import { parseArgs } from 'node:util';
-import { CliUsageError } from './parse-cli-args.js';
+import { CliUsageError, DEFAULT_PORT } from './parse-cli-args.js';
 
-/** What `dcbkit-sandbox check` was asked to check, read from its command line. */
-export interface CheckArgs {
+interface CommonCheckArgs {
+  /** Where to write the JUnit XML report, if anywhere. */
+  junitPath: string | undefined;
+  /** The chaos seed, when given on the command line. */
+  seed: number | undefined;
+  /** The emulator's port (0: a free one). */
+  port: number;
+}
+
+/** A webhook receiver in any language: the check makes the purchases and asks its access URL. */
+export interface ReceiverCheckArgs extends CommonCheckArgs {
+  kind: 'receiver';
   /** The app's base URL, on this machine. */
   appUrl: string;
   /** The app's webhook route. */
@@ -13,12 +23,20 @@ export interface CheckArgs {
   accessPath: string;
   /** A POST path on the app with `{accountKey}` and `{productUid}` that spends one unit, if any. */
   spendPath: string | undefined;
-  /** Where to write the JUnit XML report, if anywhere. */
-  junitPath: string | undefined;
-  seed: number;
-  /** The emulator's port (0: a free one). */
-  port: number;
 }
+
+/** An app with pages, described by a config file: the check buys through its checkout as three accounts. */
+export interface AppCheckArgs extends CommonCheckArgs {
+  kind: 'app';
+  configPath: string;
+  /** Overrides the config's webhookSecret. */
+  webhookSecret: string | undefined;
+  /** How long to wait for the app to answer once the emulator runs (the app is started against it). */
+  waitSeconds: number;
+}
+
+/** What `dcbkit-sandbox check` was asked to check, read from its command line. */
+export type CheckArgs = ReceiverCheckArgs | AppCheckArgs;
 
 const OPTIONS = {
   'app-url': { type: 'string' },
@@ -27,8 +45,10 @@ const OPTIONS = {
   'access-url': { type: 'string' },
   'spend-url': { type: 'string' },
   junit: { type: 'string' },
-  seed: { type: 'string', default: '1' },
-  port: { type: 'string', default: '0' },
+  seed: { type: 'string' },
+  port: { type: 'string' },
+  config: { type: 'string' },
+  wait: { type: 'string', default: '60' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -79,6 +99,31 @@ export function parseCheckArgs(argv: string[]): CheckArgs | 'help' {
     throw new CliUsageError(error instanceof Error ? error.message : String(error));
   }
   if (values.help) return 'help';
+  const common = {
+    junitPath: values.junit,
+    seed: values.seed === undefined ? undefined : wholeNumber(values.seed, '--seed', 2 ** 32 - 1),
+  };
+  const secret = values['webhook-secret'];
+  if (secret !== undefined && secret.length < 16) {
+    throw new CliUsageError(
+      '--webhook-secret must be the secret your app verifies with: 16 characters or more.',
+    );
+  }
+  if (values.config !== undefined) {
+    for (const flag of ['app-url', 'access-url', 'spend-url'] as const) {
+      if (values[flag] !== undefined)
+        throw new CliUsageError(`--${flag} goes in the --config file (appUrl, products).`);
+    }
+    return {
+      kind: 'app',
+      ...common,
+      configPath: values.config,
+      webhookSecret: secret,
+      // The app is configured against the emulator before it starts: a port known in advance.
+      port: wholeNumber(values.port ?? String(DEFAULT_PORT), '--port', 65_535),
+      waitSeconds: wholeNumber(values.wait, '--wait', 3600),
+    };
+  }
   const appUrl = required(values['app-url'], '--app-url', 'http://127.0.0.1:8000');
   let app: URL;
   try {
@@ -86,16 +131,11 @@ export function parseCheckArgs(argv: string[]): CheckArgs | 'help' {
   } catch {
     throw new CliUsageError(`--app-url must be a URL like http://127.0.0.1:8000, not "${appUrl}".`);
   }
-  const webhookSecret = required(values['webhook-secret'], '--webhook-secret', '"$DCB_WEBHOOK_SECRET"');
-  if (webhookSecret.length < 16) {
-    throw new CliUsageError(
-      '--webhook-secret must be the secret your app verifies with: 16 characters or more.',
-    );
-  }
+  const webhookSecret = required(secret, '--webhook-secret', '"$DCB_WEBHOOK_SECRET"');
   const accessUrl = required(
     values['access-url'],
     '--access-url',
-    "'http://127.0.0.1:8000/access?account={accountKey}&product={productUid}'",
+    "'http://127.0.0.1:8000/access?account={accountKey}&product={productUid}' (or --config FILE for an app with pages)",
   );
   const accessPath = templatePath(accessUrl, '--access-url', app);
   const spendUrl = values['spend-url'];
@@ -105,20 +145,22 @@ export function parseCheckArgs(argv: string[]): CheckArgs | 'help' {
     throw new CliUsageError(`--webhook-path must be a path starting with '/', not "${webhookPath}".`);
   }
   return {
+    kind: 'receiver',
+    ...common,
     appUrl: app.origin + app.pathname.replace(/\/$/, ''),
     webhookPath,
     webhookSecret,
     accessPath,
     spendPath,
-    junitPath: values.junit,
-    seed: wholeNumber(values.seed, '--seed', 2 ** 32 - 1),
-    port: wholeNumber(values.port, '--port', 65_535),
+    port: wholeNumber(values.port ?? '0', '--port', 65_535),
   };
 }
 
 export const CHECK_HELP = `Usage: dcbkit-sandbox check --app-url URL --webhook-secret SECRET --access-url TEMPLATE
                            [--spend-url TEMPLATE] [--webhook-path /webhooks/dcb] [--junit FILE]
                            [--seed 1] [--port 0]
+       dcbkit-sandbox check --config partner-check.json [--webhook-secret SECRET] [--port 4010]
+                           [--wait 60] [--junit FILE] [--seed 1]
 
 Runs the partner check against your app, whatever its language: an emulator of its own, signing
 with your app's webhook secret, posts every event to --webhook-path with chaos (every event twice,
@@ -137,6 +179,12 @@ granted twice shows as one spend too many.
   --webhook-path     your webhook route (default /webhooks/dcb)
   --junit FILE       also write the findings as JUnit XML, for any CI
   --seed N           the chaos seed: the same seed gives the same deliveries (default 1)
-  --port N           the emulator's API port (default 0: a free one)
+  --port N           the emulator's API port (default 0: a free one; 4010 with --config)
+
+With --config, the app has pages (a sign-in, a checkout form, a return page, pages behind an
+access gate) and the check buys through them as a browser would, as runPartnerCheck does. The
+file names appUrl, signIn ({ path, fields, page? }, {accountKey} in a field's value), accounts,
+paths and products (docs/any-language.md). Start the check first: it prints the emulator's API
+base and credentials; start your app against them, and the check waits --wait seconds for it.
 
 Exit codes: 0 every check passed, 1 a finding (the report says what to fix), 2 usage error.`;

@@ -44,6 +44,11 @@ export class AppVisitor {
     }
   }
 
+  /** The cookies the app has set, as a Cookie header ('' when none). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
   /** A path of the app as a URL (under the app URL's own path, when it has one). */
   urlOf(path: string): URL {
     const base = this.appUrl.pathname.replace(/\/+$/, '');
@@ -82,9 +87,7 @@ export class AppVisitor {
     form: URLSearchParams | undefined,
   ): Promise<AppAnswer> {
     const headers: Record<string, string> = { accept: 'text/html, application/json', ...this.headers };
-    if (this.cookies.size > 0) {
-      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    }
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     if (form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       headers.origin = this.appUrl.origin;

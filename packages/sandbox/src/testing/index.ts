@@ -29,6 +29,7 @@ export {
 } from './checkout-driver.js';
 export { SandboxCheckoutError, type SandboxCheckoutErrorCode } from './checkout-error.js';
 export type { CheckoutOutcome, PayOptions } from './checkout-walk.js';
+export { type FormSignInOptions, signInWithForm } from './form-sign-in.js';
 export { runPartnerCheck } from './partner-check.js';
 export { PartnerCheckError, type PartnerCheckErrorCode } from './partner-check-error.js';
 export type {
