@@ -19,6 +19,11 @@ export { gateAnswer } from '../routes/gate-answer.js';
 // and its declarations must not reach node's types.
 export type { PartnerRoutes } from '../routes/partner-routes.js';
 export {
+  checkGateOptions,
+  checkRouteHandlerOptions,
+  type RouteHandlerOptionsCheck,
+} from '../routes/route-handler-options.js';
+export {
   type PartnerRouteHandlers,
   partnerRouteHandlers,
   type RouteHandlerFactory,
