@@ -6,6 +6,7 @@ import type { EventLedger } from '../ledger/event-ledger.js';
 import type { ErrorContext } from '../observability/error-reporter.js';
 import { memoryStore } from '../store/memory-store.js';
 import { KEY, NOW, offers, paymentEvent, SECRET, signedRequest } from '../test-support/fixtures.js';
+import { offlineKit } from '../test-support/offline-kit.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 
 /** A custom ledger written for the old contract: claim() answers a bare string, complete and release take no token. */
@@ -96,5 +97,21 @@ describe('createWebhookHandler: a ledger that breaks the claim contract fails lo
     const error = reported[0]?.error as DcbError;
     expect(error.code).toBe('ledger_contract_violated');
     expect(error.message).toContain(`claim() answered ${JSON.stringify(answered) ?? 'undefined'}`);
+  });
+
+  it('through createDcbKit: the kit’s logger and onError get it, as a custom ledger is given there', async () => {
+    const logged: string[] = [];
+    const reported: Error[] = [];
+    const kit = offlineKit({
+      ledger: oldContractLedger('new'),
+      logger: { error: (_fields, message) => logged.push(message) },
+      onError: (error) => {
+        reported.push(error);
+      },
+    });
+    const delivery = await kit.webhook(signedRequest(purchase(), new Date()));
+    expect(delivery.status).toBe(500);
+    expect(logged).toEqual([expect.stringContaining("the ledger's claim() answered 'new'")]);
+    expect(reported).toEqual([expect.objectContaining({ code: 'ledger_contract_violated' })]);
   });
 });

@@ -135,7 +135,6 @@ describe('diagnose', () => {
       expect(codes(answersOf(() => [405, 'Method Not Allowed']))).toEqual(['valid_not_found']);
       expect(codes(answersOf(() => [500, '<h1>Internal Server Error</h1>']))).toEqual(['valid_failed']);
       expect(codes(kitAnswers({ valid: 'processing_failed' }))).toEqual(['valid_failed']);
-      expect(codes(kitAnswers({ valid: 'ledger_contract_violated' }))).toEqual(['ledger_contract_broken']);
       const unknownEvent = answersOf((probe) =>
         PROBE_IDS.indexOf(probe) < 5 ? [400, 'unknown event dcbkit.probe'] : plainReceiver(probe),
       );

@@ -90,7 +90,6 @@ function afterRefusal(valid: AnsweredProbe, of: AnswersById, clock: ClockEvidenc
   if (code === 'header_missing') return headerDropped(seen);
   if (code === 'timestamp_out_of_tolerance') return clockSkew(seen, clock);
   if (code === 'body_not_raw') return finding('raw_body_lost', `${seen}.`);
-  if (code === 'ledger_contract_violated') return finding('ledger_contract_broken', `${seen}.`);
   if (code === undefined) {
     // A probe signed minutes away accepted while the fresh one is refused: the receiver's clock.
     if (isAccepted(of.clock_past) || isAccepted(of.clock_future)) return clockSkew(seen, clock);

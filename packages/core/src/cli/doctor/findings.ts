@@ -62,10 +62,6 @@ export const DOCTOR_FINDINGS = {
     severity: 'warning',
     fix: "The receiver accepts less than the spec's 300 s either side of its now, so a delivery delayed in transit is refused for its age. Use the spec's tolerance: leave toleranceSeconds unset in createWebhookHandler, createDcbKit and verifyWebhook (300 by default), or compare Math.abs(now - t) <= 300 in a hand-written check.",
   },
-  ledger_contract_broken: {
-    severity: 'error',
-    fix: "The app's event ledger answers claim() outside its contract (dcbkit answers 500 ledger_contract_violated and logs what it got): a ledger written for the old contract answers the bare string 'new'. Answer { status: 'new', token } or { status: 'duplicate' | 'in_progress' }, and take the token back in complete(key, token) and release(key, token); runLedgerConformance from @dcbkit/core/store checks a ledger. Until then every delivery fails and the service dead-letters it after 48 hours.",
-  },
   valid_redirected: {
     severity: 'error',
     fix: 'Set the webhook URL in the partner console to the address that answers itself: https rather than http, the canonical host, with or without the trailing slash as the route expects. The service posts to the URL it is given; the spec does not say it follows a redirect.',
