@@ -16,26 +16,19 @@ export function checkedClaim(answered: unknown, key: string): Claim {
     if (status === 'new' && (typeof token === 'string' || typeof token === 'number'))
       return answered as Claim;
   }
-  const shown = typeof answered === 'string' ? `'${answered}'` : safeJson(answered);
+  const shown = typeof answered === 'string' ? `'${answered}'` : jsonOf(answered);
   const oldContract =
     typeof answered === 'string'
       ? ' A bare string is the old claim() contract: answer an object, give a new claim a token, and take it back in complete(key, token) and release(key, token).'
       : '';
-  return refuse(
+  throw new DcbError(
+    'ledger_contract_violated',
     `dcbkit: the ledger's claim() answered ${shown}, but its contract is to answer ${CONTRACT}.${oldContract} Check the ledger with runLedgerConformance from @dcbkit/core/store. Answered 500 so the service retries.`,
-    key,
-    answered,
+    { httpStatus: 500, details: { key, answered: shown } },
   );
 }
 
-function refuse(message: string, key: string, answered: unknown): never {
-  throw new DcbError('ledger_contract_violated', message, {
-    httpStatus: 500,
-    details: { key, answered: typeof answered === 'object' ? safeJson(answered) : String(answered) },
-  });
-}
-
-function safeJson(value: unknown): string {
+function jsonOf(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
