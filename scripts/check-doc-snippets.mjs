@@ -26,7 +26,8 @@
 //   interface sketched with untyped parameters, say), and say so in the doc.
 // - The reference tables stay complete: every code of DCB_ERROR_CODES and of the spec's
 //   ERROR_CODES has a row in docs/errors.md, every variable of DCB_ENV_VARIABLES one in
-//   docs/configuration.md (read from the sources through the same program).
+//   docs/configuration.md, and every variable of DCB_ENV_VARIABLES and of the shop's
+//   SHOP_ENV_VARIABLES one in docs/going-live.md (read from the sources through the same program).
 // Errors are printed as file:line of the markdown; the exit code is 1 on any error.
 
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,6 +116,19 @@ const REFERENCE_TABLES = [
     constant: 'DCB_ENV_VARIABLES',
     columns: { '.': 2 },
     value: (text) => text.replace(/^optional: /, ''),
+  },
+  // The table of every production variable: a row for each variable the shop reads.
+  {
+    doc: 'docs/going-live.md',
+    source: 'packages/core/src/kit/config-from-env.ts',
+    constant: 'DCB_ENV_VARIABLES',
+    columns: {},
+  },
+  {
+    doc: 'docs/going-live.md',
+    source: 'starters/shop/src/config.ts',
+    constant: 'SHOP_ENV_VARIABLES',
+    columns: {},
   },
 ];
 

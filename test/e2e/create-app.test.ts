@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -31,6 +31,21 @@ function npm(args: string[], cwd: string, timeout = STEP_TIMEOUT_MS): string {
   });
 }
 
+/**
+ * `npm install` as a partner runs it, at npm's own log level: what it warns about, the partner
+ * reads. Returns its warnings; throws when it fails.
+ */
+function npmInstall(cwd: string): string {
+  const run = spawnSync('npm', ['install', '--no-audit', '--no-fund'], {
+    cwd,
+    encoding: 'utf8',
+    timeout: INSTALL_TIMEOUT_MS,
+    env: { ...process.env, npm_config_update_notifier: 'false', CI: 'true', NO_COLOR: '1' },
+  });
+  if (run.status !== 0) throw new Error(`npm install failed (${run.status}): ${run.stderr}`);
+  return run.stderr;
+}
+
 describe('create-dcbkit-app, from a clone of the repository', () => {
   let work: string;
 
@@ -49,6 +64,7 @@ describe('create-dcbkit-app, from a clone of the repository', () => {
   describe.each(FRAMEWORKS)('a $name app', ({ framework }) => {
     let app: string;
     let printed: string;
+    let installWarnings: string;
 
     beforeAll(() => {
       app = join(work, `shop-${framework}`);
@@ -57,8 +73,12 @@ describe('create-dcbkit-app, from a clone of the repository', () => {
         [join(GENERATOR, 'bin', 'create-dcbkit-app.js'), app, '--framework', framework],
         { cwd: work, encoding: 'utf8', timeout: STEP_TIMEOUT_MS },
       );
-      npm(['install'], app, INSTALL_TIMEOUT_MS);
+      installWarnings = npmInstall(app);
     }, INSTALL_TIMEOUT_MS + STEP_TIMEOUT_MS);
+
+    it('installs without npm asking to review install scripts (allowScripts covers esbuild’s)', () => {
+      expect(installWarnings).not.toMatch(/install-scripts|allowScripts/);
+    });
 
     it('is written standalone: its packages packed beside it, its .gitignore, its variables', () => {
       expect(printed).toContain('local packages mode');

@@ -1,6 +1,7 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { runPartnerRoute } from '@dcbkit/core/node';
 import {
+  checkRouteHandlerOptions,
   gateAnswer,
   type PartnerRouteHandlers,
   type PartnerRoutes,
@@ -46,6 +47,7 @@ export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOp
  * app.get('/premium', dcb.requireAccess('premium'), showPremium);
  */
 export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoutes {
+  checkRouteHandlerOptions('createExpressRoutes', options);
   const { routes, render, renderError } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => (req, res, next) => {

@@ -1,6 +1,7 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { runPartnerRoute } from '@dcbkit/core/node';
 import {
+  checkRouteHandlerOptions,
   gateAnswer,
   type PartnerRouteHandlers,
   type PartnerRoutes,
@@ -71,6 +72,7 @@ export type FastifyRoutes = PartnerRouteHandlers<
  * app.get('/premium', { preHandler: dcb.requireAccess('premium') }, showPremium);
  */
 export function createFastifyRoutes(options: FastifyRoutesOptions): FastifyRoutes {
+  checkRouteHandlerOptions('createFastifyRoutes', options);
   const { routes, render, renderError } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => async (request, reply) => {

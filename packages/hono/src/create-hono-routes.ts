@@ -1,5 +1,6 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import {
+  checkRouteHandlerOptions,
   gateAnswer,
   type PartnerRouteHandlers,
   type PartnerRoutes,
@@ -54,6 +55,7 @@ export type HonoRoutes<E extends Env = Env> = PartnerRouteHandlers<
  * app.get('/premium', dcb.requireAccess('premium'), (c) => c.text('premium content'));
  */
 export function createHonoRoutes<E extends Env = Env>(options: HonoRoutesOptions<E>): HonoRoutes<E> {
+  checkRouteHandlerOptions('createHonoRoutes', options);
   const { routes, render, renderError } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => async (c) => {

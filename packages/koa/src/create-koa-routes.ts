@@ -1,6 +1,7 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { runPartnerRoute } from '@dcbkit/core/node';
 import {
+  checkRouteHandlerOptions,
   gateAnswer,
   type PartnerRouteHandlers,
   type PartnerRoutes,
@@ -47,6 +48,7 @@ export type KoaRoutes = PartnerRouteHandlers<Middleware, KoaRoutesOptions['signe
  * router.get('/premium', dcb.requireAccess('premium'), showPremium);
  */
 export function createKoaRoutes(options: KoaRoutesOptions): KoaRoutes {
+  checkRouteHandlerOptions('createKoaRoutes', options);
   const { routes, render, renderError } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => async (ctx: Context) => {

@@ -1,4 +1,6 @@
 import {
+  checkGateOptions,
+  checkRouteHandlerOptions,
   createFetchRoutes,
   type FetchAccessGate,
   type FetchRouteHandler,
@@ -61,6 +63,8 @@ export interface NextHandlers<Kit extends NextKit = NextKit>
 export function createNextHandlers<Kit extends NextKit>(
   options: NextHandlersOptions<Kit>,
 ): NextHandlers<Kit> {
+  // Checked now, at import: the routes themselves are made at the first request.
+  checkRouteHandlerOptions('createNextHandlers', options, { routesFrom: 'kit' });
   const { kit: makeKit, ...routeOptions } = options;
   assertMaker(
     'createNextHandlers({ kit })',
@@ -86,6 +90,7 @@ export function createNextHandlers<Kit extends NextKit>(
     cancelSubscription: () => route((routes) => routes.cancelSubscription()),
     resumeSubscription: () => route((routes) => routes.resumeSubscription()),
     requireAccess: (productUid, gate) => {
+      checkGateOptions('requireAccess', gate);
       const check = madeOnFirstUse(async () => (await fetchRoutes()).requireAccess(productUid, gate));
       return async (request) => (await check())(request);
     },

@@ -50,6 +50,11 @@ export const DCB_ERROR_CODES = {
     group: 'configuration',
     meaning: 'an option is missing, of the wrong type or out of range',
   },
+  unknown_option: {
+    group: 'configuration',
+    meaning:
+      'an option the function does not know: a misspelling, or an old name (the message names its replacement)',
+  },
   invalid_env: { group: 'configuration', meaning: 'environment variables are missing or inconsistent' },
   environment_mismatch: { group: 'configuration', meaning: 'a client ID of the other environment' },
   unknown_client_id_prefix: {
@@ -144,6 +149,12 @@ export const DCB_ERROR_CODES = {
     group: 'processing',
     meaning: 'the store, the ledger or a listener took longer than allowed; the service will retry',
     httpStatus: 503,
+  },
+  ledger_contract_violated: {
+    group: 'processing',
+    meaning:
+      "the ledger's claim() answered outside its contract (a bare 'new' is the old one); the service will retry",
+    httpStatus: 500,
   },
   internal_error: {
     group: 'processing',

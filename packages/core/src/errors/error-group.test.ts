@@ -23,6 +23,7 @@ describe('DcbErrorCode, the one code union', () => {
       | 'in_progress'
       | 'processing_failed'
       | 'processing_timeout'
+      | 'ledger_contract_violated'
       | 'internal_error'
     >();
   });

@@ -1,4 +1,5 @@
 import type { PartnerRoutes } from './partner-route-types.js';
+import { checkGateOptions } from './route-handler-options.js';
 import type { PartnerAction } from './run-route-request.js';
 
 /**
@@ -34,7 +35,8 @@ export interface RouteHandlerFactory<Handler, SignedInAccount, Gate = Handler> {
 
 /**
  * Every adapter's route handlers from its `handle` and `gate`: which route each handler runs, and
- * that a gate's own `signedInAccount` and `redirectTo` win over the adapter's options.
+ * that a gate's own `signedInAccount` and `redirectTo` win over the adapter's options (checked when
+ * the gate is made). The adapter checks its own options first, with checkRouteHandlerOptions.
  *
  * @example
  * return partnerRouteHandlers(options.routes, options, {
@@ -54,7 +56,13 @@ export function partnerRouteHandlers<Handler, SignedInAccount, Gate = Handler>(
     spendUnit: () => handle(routes.spendUnit),
     cancelSubscription: () => handle(routes.cancelSubscription),
     resumeSubscription: () => handle(routes.resumeSubscription),
-    requireAccess: (productUid, own = {}) =>
-      gate(productUid, own.signedInAccount ?? options.signedInAccount, own.redirectTo ?? options.offersPage),
+    requireAccess: (productUid, own = {}) => {
+      checkGateOptions('requireAccess', own);
+      return gate(
+        productUid,
+        own.signedInAccount ?? options.signedInAccount,
+        own.redirectTo ?? options.offersPage,
+      );
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { DcbError } from '../errors/dcb-error.js';
 import { gateAnswer } from '../routes/gate-answer.js';
 import type { PartnerRoutes } from '../routes/partner-route-types.js';
 import type { RouteErrorCode } from '../routes/route-error.js';
+import { checkRouteHandlerOptions } from '../routes/route-handler-options.js';
 import { type PartnerRouteHandlers, partnerRouteHandlers } from '../routes/route-handlers.js';
 import type { RouteView } from '../routes/route-result.js';
 import { runFetchRoute } from './fetch-route-request.js';
@@ -61,6 +62,7 @@ export type FetchRoutes = PartnerRouteHandlers<
  * //   GET  /premium: (await dcb.requireAccess('premium')(request)) ?? showPremium(request)
  */
 export function createFetchRoutes(options: FetchRoutesOptions): FetchRoutes {
+  checkRouteHandlerOptions('createFetchRoutes', options);
   const { routes, render, renderError } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => async (request, params) => {

@@ -20,6 +20,11 @@ export type { CheckoutHealth, RefusedCheckoutUrl } from '../routes/checkout-refu
 export { gateAnswer } from '../routes/gate-answer.js';
 export type { PartnerRoutes } from '../routes/partner-routes.js';
 export {
+  checkGateOptions,
+  checkRouteHandlerOptions,
+  type RouteHandlerOptionsCheck,
+} from '../routes/route-handler-options.js';
+export {
   type PartnerRouteHandlers,
   partnerRouteHandlers,
   type RouteHandlerFactory,

@@ -1,4 +1,5 @@
 import type { HttpAnswer } from '../http/http-answer.js';
+import { checkedClaim } from '../ledger/claim-contract.js';
 import type { ClaimToken } from '../ledger/event-ledger.js';
 import { isKnownEventName } from '../schemas/event-names.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
@@ -39,8 +40,9 @@ export type {
  *
  * Answers: 200 applied, duplicate, unknown event name or unknown offer; 400 bad body; 401 bad
  * signature; 409 + Retry-After while the same event is processed elsewhere; 413 body too large;
- * 500 when the store, ledger or a listener throws (claim released, so the retry is processed) or
- * when the body was not handed over raw; 503 + Retry-After when an event overtook the payment
+ * 500 when the store, ledger or a listener throws (claim released, so the retry is processed), when
+ * the ledger's claim answers outside its contract (`ledger_contract_violated`), or when the body
+ * was not handed over raw; 503 + Retry-After when an event overtook the payment
  * that creates its entitlement, or processing outlasted `timeoutMs`. Nothing is written for a
  * refused request. Every 5xx is logged with its Error and handed to `onError`.
  *
@@ -77,7 +79,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     try {
       return await context.withDeadline(async () => {
         const key = context.eventKey(event);
-        const claim = await ledger.claim(key);
+        const claim = checkedClaim(await ledger.claim(key), key);
         if (claim.status === 'duplicate') {
           await recordDuplicate(context, event, key);
           return answers.accept('duplicate');

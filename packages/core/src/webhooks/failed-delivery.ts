@@ -7,7 +7,9 @@ import type { WebhookContext } from './webhook-context.js';
 
 /**
  * The answer when the store, the ledger or a listener threw, or the deadline passed: reported,
- * the claim released so the service's retry is processed, 500 (or 503 for a timeout).
+ * the claim released so the service's retry is processed, 500 (or 503 for a timeout). A ledger
+ * that broke its claim contract answers 500 with its own code, and its message, which says what
+ * to change, is the log line's.
  */
 export async function answerFailedDelivery(
   context: WebhookContext,
@@ -16,12 +18,15 @@ export async function answerFailedDelivery(
   claimed: { key: string; token: ClaimToken } | undefined,
 ): Promise<HttpAnswer> {
   const timedOut = isDcbError(error, 'timeout');
+  const contractBroken = isDcbError(error, 'ledger_contract_violated');
   context.reportError(
     error,
     { source: 'webhook', event: event.event },
     timedOut
       ? `dcbkit: processing ${event.event} took longer than ${context.timeoutMs} ms; answered 503 so the service retries.`
-      : `dcbkit: processing ${event.event} failed; answered 500 so the service retries.`,
+      : contractBroken
+        ? error.message
+        : `dcbkit: processing ${event.event} failed; answered 500 so the service retries.`,
   );
   if (claimed !== undefined) {
     await context.ledger
@@ -33,7 +38,9 @@ export async function answerFailedDelivery(
         ),
       );
   }
-  return timedOut
-    ? context.answers.answerWith('failed', 'processing_timeout', IN_PROGRESS_RETRY_SECONDS)
-    : context.answers.answerWith('failed', 'processing_failed');
+  if (timedOut) return context.answers.answerWith('failed', 'processing_timeout', IN_PROGRESS_RETRY_SECONDS);
+  return context.answers.answerWith(
+    'failed',
+    contractBroken ? 'ledger_contract_violated' : 'processing_failed',
+  );
 }

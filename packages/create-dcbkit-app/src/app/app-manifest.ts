@@ -14,16 +14,21 @@ interface ShopManifest {
   dcbkitPackages: string[];
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  /**
+   * npm's allowScripts: the dependencies whose install scripts run (esbuild's, under tsx and
+   * Vitest, checks its binary). Without it npm 11 warns on every install of the app.
+   */
+  allowScripts: Record<string, boolean>;
 }
 
 function readShopManifest(): ShopManifest {
   const file = join(templateDir(), 'manifest.json');
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as Partial<ShopManifest>;
-  const { description, scripts, dcbkitPackages, dependencies, devDependencies } = manifest;
-  if (!description || !scripts || !dcbkitPackages || !dependencies || !devDependencies) {
+  const { description, scripts, dcbkitPackages, dependencies, devDependencies, allowScripts } = manifest;
+  if (!description || !scripts || !dcbkitPackages || !dependencies || !devDependencies || !allowScripts) {
     throw new CreateAppError('template_broken', `${file} misses a field.`);
   }
-  return { description, scripts, dcbkitPackages, dependencies, devDependencies };
+  return { description, scripts, dcbkitPackages, dependencies, devDependencies, allowScripts };
 }
 
 /** The dcbkit packages an app on this framework depends on. */
@@ -72,6 +77,7 @@ export function appManifest({
       ...framework.dependencies,
     }),
     devDependencies: sorted({ ...shop.devDependencies, ...framework.devDependencies }),
+    allowScripts: shop.allowScripts,
   };
   if (source.kind === 'local') {
     manifest.overrides = Object.fromEntries(dcbkit.map((pkg) => [pkg, specifier(pkg)]));

@@ -33,6 +33,8 @@ describe('createApp', () => {
       dependencies: { '@dcbkit/koa': 'workspace:^', koa: expect.any(String), 'chart.js': expect.any(String) },
       devDependencies: { vitest: expect.any(String), supertest: expect.any(String) },
       imports: { '#framework': './src/framework/koa/create-shop-app.ts' },
+      // npm 11 warns on every install about an install script no allowScripts entry covers.
+      allowScripts: { esbuild: true },
     });
     expect(manifest.dependencies.express).toBeUndefined();
     expect(existsSync(join(dir, 'src/framework/express')), 'the other framework').toBe(false);

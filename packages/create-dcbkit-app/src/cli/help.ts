@@ -1,7 +1,7 @@
 /** What --help prints: the usage, the flags and the exit codes (errors.ts). */
 export function helpText(frameworks: readonly string[]): string {
   return `Usage: create-dcbkit-app <folder> [--framework ${frameworks.join('|')}] [--force] [--name NAME]
-       npm create dcbkit-app <folder> -- --framework ${frameworks[0] ?? 'express'}
+       npm create dcbkit-app <folder> -- --framework ${frameworks[0] ?? 'express'}   (once published)
 
 Writes a standalone shop that sells subscriptions, passes and unlocks through carrier billing with
 dcbkit: its pages, languages, tests (npm test), .env.example, Dockerfile and health checks. Run
