@@ -80,6 +80,8 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
         graceEndsAt: null,
         unitsBought: 1,
         unitsUsed: 0,
+        unitAccessSeconds: null,
+        unitAccessEndsAt: null,
         lastEventName: 'payment.succeeded',
         lastEventAt: '2026-11-21T12:00:00.000Z',
       }),
