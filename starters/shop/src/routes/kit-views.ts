@@ -59,14 +59,12 @@ function renderKitView(views: Views) {
       case 'unit_spent': {
         // A pass that sells time says until when it opens the product; credits only count down.
         const left = String(view.unitsLeft);
-        const notice =
-          view.accessEndsAt === null
-            ? { key: 'done.unitSpent', values: { left } }
-            : {
-                key: 'done.unitSpentUntil',
-                values: { left, until: views.context(request).date(view.accessEndsAt) },
-              };
-        request.session.update({ notice });
+        const until = view.accessEndsAt && views.context(request).date(view.accessEndsAt);
+        request.session.update({
+          notice: until
+            ? { key: 'done.unitSpentUntil', values: { left, until } }
+            : { key: 'done.unitSpent', values: { left } },
+        });
         return seeOther('/account');
       }
       case 'payment_canceled':
