@@ -14,7 +14,7 @@
 // edge runtime reaches them only through '/web'.
 
 export { type AccessReason, accessReason } from './access/access-reason.js';
-export { consumeUnit, consumeUnitAt } from './access/consume-unit.js';
+export { consumeUnit } from './access/consume-unit.js';
 export { availableUnits, hasAccess } from './access/has-access.js';
 export { type OfferStanding, offerStanding, offerStandings } from './access/offer-standing.js';
 export {

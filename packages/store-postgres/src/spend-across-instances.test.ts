@@ -1,5 +1,5 @@
-import { consumeUnitAt, hasAccess, isDcbError } from '@dcbkit/core';
-import { exampleEntitlement } from '@dcbkit/core/store';
+import { hasAccess, isDcbError } from '@dcbkit/core';
+import { consumeUnitAt, exampleEntitlement } from '@dcbkit/core/store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from './connect/postgres-store.js';

@@ -4,7 +4,7 @@ import { entitlementError } from './errors.js';
 /**
  * Uses one unit of a CONSUMABLE entitlement now (the wall clock) and returns the new record. Shaped
  * to be handed to `store.update` directly, so the check and the write are one atomic step. Pass
- * `consumeUnitAt(kit.now())` instead where the kit's clock is not the wall clock (a sandbox moved
+ * `consumeUnitAt(kit.now())` (from `@dcbkit/core/store`) instead where the kit's clock is not the wall clock (a sandbox moved
  * in time). Throws a DcbError (`not_found`, `not_consumable`, `revoked`, `no_units_left`).
  *
  * @example
@@ -21,6 +21,7 @@ export function consumeUnit(entitlement: Entitlement | undefined): Entitlement {
  * Pure: a store that runs it again after losing a race adds the time to the record it then reads.
  *
  * @example
+ * import { consumeUnitAt } from '@dcbkit/core/store';
  * await kit.store.update(user.id, 'prod_day_pass', consumeUnitAt(kit.now()));
  */
 export function consumeUnitAt(now: Date): (entitlement: Entitlement | undefined) => Entitlement {

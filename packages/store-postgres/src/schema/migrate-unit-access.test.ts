@@ -1,5 +1,6 @@
-import { consumeUnitAt, hasAccess } from '@dcbkit/core';
+import { hasAccess } from '@dcbkit/core';
 import { entitlementSchema } from '@dcbkit/core/schemas';
+import { consumeUnitAt } from '@dcbkit/core/store';
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore } from '../connect/create-sql-store.js';
