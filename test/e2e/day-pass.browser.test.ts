@@ -73,7 +73,10 @@ describe.runIf(chromiumAvailable)('a day pass in a browser', () => {
 
         await Promise.all([
           page.waitForURL(`${sandbox.checkoutBaseUrl}/c/**`),
-          page.locator('li#offer_day_pass form[action="/checkout"] button[type=submit]').click(),
+          page
+            .locator('li#offer_day_pass')
+            .getByRole('button', { name: t('offers.buy', { offer: t('offer.offer_day_pass') }) })
+            .click(),
         ]);
         await consentByPin(sandbox, page, '+21650000000');
         await page.waitForURL(`${shop.url}/return?**`);
