@@ -1,6 +1,7 @@
 import type { Sandbox } from '@dcbkit/sandbox';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatAccessLength } from '../../starters/shop/src/format-access-length.js';
 import { type Language, translator } from '../../starters/shop/src/i18n.js';
 import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
@@ -70,6 +71,12 @@ describe.runIf(chromiumAvailable)('a day pass in a browser', () => {
           page.locator('form[action="/sign-in"] button[type=submit]').click(),
         ]);
         expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
+        // Before buying: what a pass gives, and that it starts when used.
+        expect(await page.locator('li#offer_day_pass').textContent()).toContain(
+          t('offers.unitAccess', { length: formatAccessLength(86_400, language) }),
+        );
+        await expectAccessible(page);
+        await screenshot(page, `${folder}/day-pass-offer-${language}`);
 
         await Promise.all([
           page.waitForURL(`${sandbox.checkoutBaseUrl}/c/**`),

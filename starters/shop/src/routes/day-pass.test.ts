@@ -17,6 +17,10 @@ describe('a day pass', () => {
     if (!sandbox) throw new Error('the shop should run the embedded sandbox');
     customer = request.agent(shop.app);
     await postForm(customer, '/sign-in', { accountId: 'demo-amira' });
+    // The offer says what a pass gives before anyone buys it.
+    expect(textOf(await customer.get('/'))).toContain(
+      'Each pass gives 1 day of access from when you use it, in your account.',
+    );
     const checkout = await postForm(customer, '/checkout', {
       offerUid: 'offer_day_pass',
       token: await tokenOn(customer, '/'),
