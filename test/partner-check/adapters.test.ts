@@ -47,6 +47,15 @@ describe.each(APP_VARIANTS)('the partner check against $name with its dcbkit ada
       unitsBought: 2,
       unitsUsed: 2,
     });
+    // A day pass spent opens the gate for its day, and the gate closes once the days are over.
+    const dayPassGate = (checkpoint: string) =>
+      report.gates.filter((gate) => gate.checkpoint === checkpoint && gate.productUid === 'prod_day_pass');
+    expect(
+      dayPassGate('after every unit was spent').map((gate) => [gate.expected, gate.agrees]),
+    ).toContainEqual(['granted', true]);
+    const over = dayPassGate('after the time of every unit spent ran out');
+    expect(over.length).toBeGreaterThan(0);
+    expect(over.every((gate) => gate.expected === 'refused' && gate.agrees)).toBe(true);
     expect(await kit.store.get('partner-check-expiring', 'prod_premium')).toMatchObject({
       status: 'REVOKED',
     });

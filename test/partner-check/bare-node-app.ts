@@ -88,6 +88,8 @@ function addUnitBlindly(
     graceEndsAt: null,
     unitsBought: (current?.unitsBought ?? 0) + 1,
     unitsUsed: current?.unitsUsed ?? 0,
+    unitAccessSeconds: null,
+    unitAccessEndsAt: null,
     lastEventName: event.event,
     lastEventAt: event.occurredAt,
   });

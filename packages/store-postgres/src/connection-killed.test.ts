@@ -80,6 +80,8 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
         graceEndsAt: null,
         unitsBought: 1,
         unitsUsed: 0,
+        unitAccessSeconds: null,
+        unitAccessEndsAt: null,
         lastEventName: 'payment.succeeded',
         lastEventAt: '2026-11-21T12:00:00.000Z',
       }),
@@ -126,7 +128,7 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
         `${database.schema}_m`,
       ]);
       expect(rows).toEqual([]);
-      expect((await migrate(executor, names)).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect((await migrate(executor, names)).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     } finally {
       await database.pool.query(`DROP SCHEMA IF EXISTS "${database.schema}_m" CASCADE`);
     }

@@ -28,6 +28,8 @@ export const OFFERS: readonly OfferDefinitionInput[] = [
     name: 'Day pass',
     type: 'CONSUMABLE',
     price: { amount: 1000, currency: 'TND' },
+    // A pass gives access once used, for a day from then (a second one used meanwhile adds a day).
+    unitAccessSeconds: 86_400,
   },
   {
     offerUid: 'offer_full_unlock',

@@ -3,6 +3,7 @@ import type { DcbKit, OfferDefinition } from '@dcbkit/core';
 import { formatBillingPeriod, formatDateTime, formatOfferPrice, formatPrice } from '@dcbkit/core';
 import { Eta } from 'eta';
 import { type DemoAccount, findDemoAccount } from './accounts.js';
+import { formatAccessLength } from './format-access-length.js';
 import {
   directionOf,
   LANGUAGE_NAMES,
@@ -44,6 +45,8 @@ export interface PageContext {
   price: (offer: OfferDefinition) => string;
   period: (offer: OfferDefinition) => string | undefined;
   date: (iso: string | null | undefined) => string;
+  /** How long a pass used gives access (an offer's `unitAccessSeconds`), in words. */
+  accessLength: (seconds: number) => string;
 }
 
 export interface Views {
@@ -89,6 +92,7 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
       period: (offer) => (offer.billingPeriod ? formatBillingPeriod(offer.billingPeriod, lang) : undefined),
       // Core's formatting, as the checkout's: the shop's market zone, always named.
       date: (iso) => (iso ? formatDateTime(iso, lang, SHOP_TIME_ZONE) : ''),
+      accessLength: (seconds) => formatAccessLength(seconds, lang),
     };
   }
 

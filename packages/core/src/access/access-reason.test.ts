@@ -18,8 +18,20 @@ const base: Entitlement = {
   graceEndsAt: null,
   unitsBought: 0,
   unitsUsed: 0,
+  unitAccessSeconds: null,
+  unitAccessEndsAt: null,
   lastEventName: 'payment.succeeded',
   lastEventAt: '2026-11-01T00:00:00Z',
+};
+
+const dayPass: Entitlement = {
+  ...base,
+  productUid: 'prod_day_pass',
+  type: 'CONSUMABLE',
+  subscriptionUid: null,
+  currentPeriodEnd: null,
+  unitsBought: 1,
+  unitAccessSeconds: 86_400,
 };
 
 describe('accessReason', () => {
@@ -35,6 +47,27 @@ describe('accessReason', () => {
     ['revoked', { ...base, status: 'REVOKED', lastEventName: 'subscription.canceled' }, 'revoked'],
     ['units', { ...base, type: 'CONSUMABLE', unitsBought: 3, unitsUsed: 1 }, 'units_left'],
     ['no units', { ...base, type: 'CONSUMABLE', unitsBought: 1, unitsUsed: 1 }, 'no_units_left'],
+    [
+      'a day pass in use',
+      { ...dayPass, unitsUsed: 1, unitAccessEndsAt: '2026-11-25T00:00:00Z' },
+      'unit_in_use',
+    ],
+    ['a day pass to use', dayPass, 'unit_unused'],
+    [
+      'a day pass to use, the last day over',
+      { ...dayPass, unitsBought: 2, unitsUsed: 1, unitAccessEndsAt: '2026-11-24T00:00:00Z' },
+      'unit_unused',
+    ],
+    [
+      'every day pass used, the last day over',
+      { ...dayPass, unitsUsed: 1, unitAccessEndsAt: '2026-11-24T00:00:00Z' },
+      'no_units_left',
+    ],
+    [
+      'a day pass revoked',
+      { ...dayPass, status: 'REVOKED', unitAccessEndsAt: '2026-11-25T00:00:00Z' },
+      'revoked',
+    ],
   ])('%s: %s', (_name, entitlement, code) => {
     const reason = accessReason(entitlement, NOW);
     expect(reason.code).toBe(code);
@@ -47,5 +80,21 @@ describe('accessReason', () => {
       base.currentPeriodEnd,
     );
     expect(accessReason({ ...base, type: 'CONSUMABLE', unitsBought: 3, unitsUsed: 1 }, NOW).units).toBe(2);
+  });
+
+  it('says until when a spent day pass gives access, and when the last one ended', () => {
+    const inUse = { ...dayPass, unitsBought: 2, unitsUsed: 1, unitAccessEndsAt: '2026-11-25T00:00:00Z' };
+    expect(accessReason(inUse, NOW)).toMatchObject({
+      hasAccess: true,
+      until: '2026-11-25T00:00:00Z',
+      units: 1,
+    });
+    const over = { ...inUse, unitsUsed: 2, unitAccessEndsAt: '2026-11-24T00:00:00Z' };
+    expect(accessReason(over, NOW)).toMatchObject({
+      hasAccess: false,
+      until: '2026-11-24T00:00:00Z',
+      units: 0,
+    });
+    expect(accessReason(dayPass, NOW)).toMatchObject({ hasAccess: false, until: null, units: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import type { Entitlement } from '../schemas/entitlement.js';
-import { availableUnits, hasAccess } from './has-access.js';
+import { availableUnits, hasAccess, sellsTime } from './has-access.js';
 
 /**
  * Why an account has access to a product now, or why not, as a code a page can put in words
@@ -11,7 +11,11 @@ import { availableUnits, hasAccess } from './has-access.js';
  * - `grace_without_access`: a renewal not collected, and the offer gives no access during grace;
  * - `ended`: canceled or in grace, and `until` has passed;
  * - `revoked`: revoked, suspended, canceled, expired or failed (by `lastEventName`);
- * - `units_left`, `no_units_left`: a CONSUMABLE's balance (`units`).
+ * - `units_left`, `no_units_left`: a CONSUMABLE's balance (`units`); for one that sells time per
+ *   unit (a day pass), `no_units_left` also says when the last spent unit's access ended (`until`);
+ * - `unit_in_use`: a unit spent of a CONSUMABLE that sells time, access until `until` (`units` left);
+ * - `unit_unused`: a CONSUMABLE that sells time with units left and none spent running: no access
+ *   until one is spent (`until`: when the last one's access ended, null before any).
  */
 export type AccessReasonCode =
   | 'no_entitlement'
@@ -23,12 +27,14 @@ export type AccessReasonCode =
   | 'ended'
   | 'revoked'
   | 'units_left'
-  | 'no_units_left';
+  | 'no_units_left'
+  | 'unit_in_use'
+  | 'unit_unused';
 
 export interface AccessReason {
   readonly code: AccessReasonCode;
   readonly hasAccess: boolean;
-  /** When access ends (canceling, in grace) or ended (ended), as the entitlement says. */
+  /** When access ends (canceling, in grace, a unit in use) or ended (ended, a unit's time), as the entitlement says. */
   readonly until: string | null;
   /** CONSUMABLE: units left. */
   readonly units: number | null;
@@ -43,6 +49,10 @@ export function accessReason(entitlement: Entitlement | undefined, now: Date): A
   if (entitlement === undefined) return reason('no_entitlement', access, null, null, undefined);
   if (entitlement.type === 'CONSUMABLE' && entitlement.status !== 'REVOKED') {
     const units = availableUnits(entitlement);
+    if (sellsTime(entitlement)) {
+      const code = access ? 'unit_in_use' : units > 0 ? 'unit_unused' : 'no_units_left';
+      return reason(code, access, entitlement.unitAccessEndsAt ?? null, units, entitlement);
+    }
     return reason(units > 0 ? 'units_left' : 'no_units_left', access, null, units, entitlement);
   }
   switch (entitlement.status) {

@@ -96,6 +96,38 @@ describe('decide: the access rules table', () => {
       expect(hasAccess(second)).toBe(true);
     });
 
+    it('CONSUMABLE selling time: copies how long a spent unit gives access, keeps the running end', () => {
+      const dayPass = { ...credits, unitAccessSeconds: 86_400 };
+      const key = { ...KEY, productUid: 'prod_day' };
+      const bought = must(
+        decide(
+          paymentEvent('payment.succeeded', 0, 'off_credits', { orderId: 'ord_1' }),
+          undefined,
+          dayPass,
+          key,
+        ),
+      );
+      expect(bought).toMatchObject({ unitsBought: 1, unitAccessSeconds: 86_400, unitAccessEndsAt: null });
+      // Held, not spent: no access yet.
+      expect(hasAccess(bought, inMinutes(1))).toBe(false);
+      // A record from before the offer sold time takes its terms with the next purchase, and a
+      // day running stays running.
+      const running = { ...bought, unitsUsed: 1, unitAccessSeconds: null, unitAccessEndsAt: at(1440) };
+      const again = must(
+        decide(
+          paymentEvent('payment.succeeded', 5, 'off_credits', { paymentUid: 'pay_2', orderId: 'ord_2' }),
+          running,
+          dayPass,
+          key,
+        ),
+      );
+      expect(again).toMatchObject({ unitsBought: 2, unitAccessSeconds: 86_400, unitAccessEndsAt: at(1440) });
+      expect(
+        must(decide(paymentEvent('payment.succeeded', 0, 'off_credits'), undefined, credits, key))
+          .unitAccessSeconds,
+      ).toBe(null);
+    });
+
     it('NON_CONSUMABLE: a permanent unlock', () => {
       const entitlement = must(
         decide(paymentEvent('payment.succeeded', 0, 'off_unlock', { orderId: 'ord_1' }), undefined, unlock, {

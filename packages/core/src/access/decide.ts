@@ -245,6 +245,10 @@ function applyChange(
     graceEndsAt: status.graceEndsAt,
     unitsBought: newUnit ? held.unitsBought + 1 : held.unitsBought,
     unitsUsed: held.unitsUsed,
+    // The offer's terms, which every offer of the product shares (defineOffers sees to it): a
+    // record written before the offer sold time takes them with its next event.
+    unitAccessSeconds: unitAccessSecondsOf(offer),
+    unitAccessEndsAt: held.unitAccessEndsAt ?? null,
     lastEventName: status.name,
     lastEventAt: status.at,
   };
@@ -274,6 +278,10 @@ function claimOf(
   };
 }
 
+function unitAccessSecondsOf(offer: OfferDefinition): number | null {
+  return offer.type === 'CONSUMABLE' ? (offer.unitAccessSeconds ?? null) : null;
+}
+
 function blank(key: EntitlementKey, offer: OfferDefinition): Entitlement {
   return {
     accountKey: key.accountKey,
@@ -289,6 +297,8 @@ function blank(key: EntitlementKey, offer: OfferDefinition): Entitlement {
     graceEndsAt: null,
     unitsBought: 0,
     unitsUsed: 0,
+    unitAccessSeconds: unitAccessSecondsOf(offer),
+    unitAccessEndsAt: null,
     lastEventName: null,
     lastEventAt: null,
   };

@@ -227,7 +227,10 @@ export const DCB_ERROR_CODES = {
 
   invalid_offer: { group: 'offer', meaning: 'an offer does not match the offer schema' },
   duplicate_offer: { group: 'offer', meaning: 'two offers share an offerUid' },
-  mixed_product_types: { group: 'offer', meaning: 'offers of one product disagree on the type' },
+  mixed_product_types: {
+    group: 'offer',
+    meaning: 'offers of one product disagree on the type or on unitAccessSeconds',
+  },
 } as const satisfies Record<string, ErrorCodeRow>;
 
 /** A code dcbkit raises itself. */

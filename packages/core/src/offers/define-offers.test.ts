@@ -61,6 +61,29 @@ describe('defineOffers', () => {
     expect(refusal(() => defineOffers([monthly, pass])).code).toBe('mixed_product_types');
   });
 
+  it('takes how long a spent unit gives access for consumables only, one length per product', () => {
+    const day = {
+      offerUid: 'off_day',
+      productUid: 'prod_day_pass',
+      name: 'Day pass',
+      type: 'CONSUMABLE' as const,
+      price: { amount: 1000, currency: 'TND' },
+      unitAccessSeconds: 86_400,
+    };
+    expect(defineOffers([day]).get('off_day')?.unitAccessSeconds).toBe(86_400);
+    expect(defineOffers([day, { ...day, offerUid: 'off_day_promo' }]).list).toHaveLength(2);
+    const week = { ...day, offerUid: 'off_week', unitAccessSeconds: 604_800 };
+    const refused = refusal(() => defineOffers([day, week]));
+    expect(refused.code).toBe('mixed_product_types');
+    expect(refused.message).toMatch(/off_week gives unitAccessSeconds 604800 per unit spent but off_day/);
+    const untimed = { ...day, offerUid: 'off_credits', unitAccessSeconds: undefined };
+    expect(refusal(() => defineOffers([day, untimed])).code).toBe('mixed_product_types');
+    expect(refusal(() => defineOffers([{ ...monthly, unitAccessSeconds: 60 }])).message).toMatch(
+      /only CONSUMABLE offers have units to spend/,
+    );
+    expect(refusal(() => defineOffers([{ ...day, unitAccessSeconds: 0 }])).code).toBe('invalid_offer');
+  });
+
   it('checks what onceTrialUsed names: an offer of the list, the same product, no trial', () => {
     const trial = {
       offerUid: 'off_trial',

@@ -22,7 +22,8 @@ export interface Offers {
  * Why defineOffers refused the list (a DcbError; `details.index` is the offending offer's position).
  * - `invalid_offer`: an offer does not match the offer schema (`details.issues` says where).
  * - `duplicate_offer`: two offers share an offerUid.
- * - `mixed_product_types`: offers of one product disagree on the type; an entitlement has one type.
+ * - `mixed_product_types`: offers of one product disagree on the type, or on how long a spent unit
+ *   gives access (`unitAccessSeconds`); an entitlement has one of each.
  */
 export type OfferDefinitionErrorCode = CodesOf<'offer'>;
 
@@ -87,6 +88,14 @@ export function defineOffers(input: readonly OfferDefinitionInput[]): Offers {
         `offers[${index}]: ${offer.offerUid} is ${offer.type} but ${other.offerUid} sells the same product ${offer.productUid} as ${other.type}.`,
       );
     }
+    const otherTerms = siblings.find((sibling) => sibling.unitAccessSeconds !== offer.unitAccessSeconds);
+    if (otherTerms) {
+      throw offerError(
+        'mixed_product_types',
+        index,
+        `offers[${index}]: ${offer.offerUid} gives ${accessOfUnit(offer)} per unit spent but ${otherTerms.offerUid} sells the same product ${offer.productUid} with ${accessOfUnit(otherTerms)}; its units are counted together, so they must give the same.`,
+      );
+    }
     byUid.set(offer.offerUid, offer);
     byProduct.set(offer.productUid, [...siblings, offer]);
   });
@@ -129,6 +138,12 @@ function checkTrialReplacement(
       `offers[${index}]: ${offer.offerUid}'s onceTrialUsed offer ${offer.onceTrialUsed} ${problem}; it must sell the same product with no trial.`,
     );
   }
+}
+
+function accessOfUnit(offer: OfferDefinition): string {
+  return offer.unitAccessSeconds === undefined
+    ? 'no unitAccessSeconds'
+    : `unitAccessSeconds ${offer.unitAccessSeconds}`;
 }
 
 /** True for what defineOffers returns (as opposed to a plain array of offers). */

@@ -53,6 +53,8 @@ export type RouteView =
       productUid: string;
       entitlement: Entitlement | undefined;
       unitsLeft: number;
+      /** A unit of an offer that sells time (`unitAccessSeconds`): when the access it opened ends; else null. */
+      accessEndsAt: string | null;
     }
   | {
       /** A pending payment the account cancelled (cancelPayment). */

@@ -1,4 +1,4 @@
-import { consumeUnit } from '../access/consume-unit.js';
+import { consumeUnitAt } from '../access/consume-unit.js';
 import { availableUnits } from '../access/has-access.js';
 import { historyEntryOf } from '../apply/history-entry.js';
 import { isDcbError } from '../errors/dcb-error.js';
@@ -11,17 +11,21 @@ import { identifier } from './route-field-values.js';
 import { guardStateChange } from './route-guard.js';
 import type { RouteResult } from './route-result.js';
 
-/** Spends one unit of a consumable, atomically in the store: `conflict` when none is left. */
+/**
+ * Spends one unit of a consumable, atomically in the store: `conflict` when none is left. A unit of
+ * an offer that sells time opens the product from now (or from the end of the access running) for
+ * the offer's `unitAccessSeconds`, by the kit's clock.
+ */
 export async function spendUnit(context: RouteContext, input: RouteInput): Promise<RouteResult> {
   const { account } = guardStateChange(context, input);
   const productUid = identifier(input.fields, 'productUid');
   let entitlement: Entitlement | undefined;
+  const now = context.now();
   try {
-    const update = await context.store.update(account, productUid, consumeUnit);
+    const update = await context.store.update(account, productUid, consumeUnitAt(now));
     entitlement = update.next;
     const offer = entitlement && context.offers.get(entitlement.offerUid);
-    if (entitlement && offer)
-      await context.recordFacts?.([unitSpentEntry(entitlement, offer, context.now())]);
+    if (entitlement && offer) await context.recordFacts?.([unitSpentEntry(entitlement, offer, now)]);
     await context.recordHistory?.(
       historyEntryOf({
         key: { accountKey: account, productUid },
@@ -42,6 +46,12 @@ export async function spendUnit(context: RouteContext, input: RouteInput): Promi
   return {
     type: 'view',
     status: 200,
-    view: { kind: 'unit_spent', productUid, entitlement, unitsLeft: availableUnits(entitlement) },
+    view: {
+      kind: 'unit_spent',
+      productUid,
+      entitlement,
+      unitsLeft: availableUnits(entitlement),
+      accessEndsAt: entitlement?.unitAccessEndsAt ?? null,
+    },
   };
 }

@@ -48,6 +48,14 @@ export interface Entitlement extends EntitlementKey {
   readonly unitsBought: number;
   /** CONSUMABLE: units used (see `consumeUnit`), never more than `unitsBought`; 0 otherwise. */
   readonly unitsUsed: number;
+  /**
+   * CONSUMABLE whose offer sells time (its `unitAccessSeconds`, copied by every applied event): how
+   * long a spent unit gives access. Such units give access only once spent, until
+   * `unitAccessEndsAt`. null: a unit gives access while it is left (credits), and for other types.
+   */
+  readonly unitAccessSeconds: number | null;
+  /** CONSUMABLE with `unitAccessSeconds`: when the access of the units spent ends; null before the first spend. */
+  readonly unitAccessEndsAt: string | null;
   /** The last event that set the status, and its `occurredAt`: an older event no longer changes it. */
   readonly lastEventName: string | null;
   readonly lastEventAt: string | null;
@@ -74,6 +82,9 @@ export const entitlementSchema = /* @__PURE__ */ (() =>
     graceEndsAt: timestampSchema.nullable(),
     unitsBought: z.number().int().nonnegative(),
     unitsUsed: z.number().int().nonnegative(),
+    // Absent from records written before they existed: read as null (units give access while left).
+    unitAccessSeconds: z.number().int().positive().nullable().default(null),
+    unitAccessEndsAt: timestampSchema.nullable().default(null),
     lastEventName: z.string().min(1).nullable(),
     lastEventAt: timestampSchema.nullable(),
   }) satisfies z.ZodType<Entitlement>)();

@@ -51,6 +51,12 @@ export const offerDefinitionSchema = /* @__PURE__ */ (() =>
        * days sells itself to everyone and ignores it.
        */
       onceTrialUsed: z.string().min(1).optional(),
+      /**
+       * CONSUMABLE that sells time (a day pass: 86_400): how long, in seconds, each unit spent gives
+       * access. Without it, a unit gives access while it is left (credits). A partner-side setting:
+       * the service has no such field.
+       */
+      unitAccessSeconds: z.number().int().min(1).optional(),
     })
     .superRefine((offer, ctx) => {
       if (offer.type === 'SUBSCRIPTION' && !offer.billingPeriod) {
@@ -65,6 +71,13 @@ export const offerDefinitionSchema = /* @__PURE__ */ (() =>
           code: 'custom',
           path: ['trialDays'],
           message: 'only SUBSCRIPTION offers have trials',
+        });
+      }
+      if (offer.type !== 'CONSUMABLE' && offer.unitAccessSeconds !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['unitAccessSeconds'],
+          message: 'only CONSUMABLE offers have units to spend',
         });
       }
     }))();

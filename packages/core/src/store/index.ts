@@ -4,6 +4,7 @@
 // The resources a store holds (Entitlement, Payment…) are the app's types too: '@dcbkit/core' has them.
 // Every name here is exported by this entry alone.
 
+export { consumeUnitAt } from '../access/consume-unit.js';
 export { decide, factsOf } from '../access/decide.js';
 export type { EntitlementFacts, KnownFacts } from '../access/facts.js';
 export {

@@ -10,7 +10,18 @@ import type { SandboxConfig } from './config-schema.js';
  */
 export function offerDefinitionsOf(config: SandboxConfig): OfferDefinition[] {
   return config.offers.map(
-    ({ offerUid, productUid, name, type, price, billingPeriod, trialDays, gracePolicy, onceTrialUsed }) => ({
+    ({
+      offerUid,
+      productUid,
+      name,
+      type,
+      price,
+      billingPeriod,
+      trialDays,
+      gracePolicy,
+      onceTrialUsed,
+      unitAccessSeconds,
+    }) => ({
       offerUid,
       productUid,
       name,
@@ -20,6 +31,7 @@ export function offerDefinitionsOf(config: SandboxConfig): OfferDefinition[] {
       trialDays,
       gracePolicy,
       ...(onceTrialUsed === undefined ? {} : { onceTrialUsed }),
+      ...(unitAccessSeconds === undefined ? {} : { unitAccessSeconds }),
     }),
   );
 }

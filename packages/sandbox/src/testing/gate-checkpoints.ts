@@ -26,7 +26,15 @@ async function serviceTruth(
     return subscriptionTruth(status, product.gracePolicy);
   }
   const paid = bought.filter((purchase) => purchase.status === 'SUCCEEDED').length;
-  return oneTimeTruth(product.type, paid, run.unitsSpent(role, product));
+  const time =
+    product.unitAccessSeconds === undefined
+      ? undefined
+      : {
+          unitAccessSeconds: product.unitAccessSeconds,
+          spentAt: run.spendTimes(role, product),
+          now: run.options.sandbox.clock.now().getTime(),
+        };
+  return oneTimeTruth(product.type, paid, run.unitsSpent(role, product), time);
 }
 
 /**
@@ -89,12 +97,12 @@ export function gateResult(run: CheckRun): PartnerCheckResult {
   const verdicts = wrong.map((gate) => [gate, gateVerdict(gate.status)] as const);
   if (verdicts.some(([gate, verdict]) => gate.expected === 'refused' && verdict === 'granted')) {
     fixes.push(
-      'the gate let in an account whose access the service says has ended (or never began): revoke on entitlement.revoked and when a subscription ends, count a unit spent, and order events by occurredAt so a late or replayed one never brings access back.',
+      'the gate let in an account whose access the service says has ended (or never began): revoke on entitlement.revoked and when a subscription ends, count a unit spent (of an offer that sells time per unit, give access only once one is spent, and for that time), and order events by occurredAt so a late or replayed one never brings access back.',
     );
   }
   if (verdicts.some(([gate, verdict]) => gate.expected === 'granted' && verdict === 'refused')) {
     fixes.push(
-      'the gate kept out an account the service says has access: grant on payment.succeeded and entitlement.granted, extend on entitlement.updated, and apply an event that arrives late, replayed or out of order.',
+      'the gate kept out an account the service says has access: grant on payment.succeeded and entitlement.granted, extend on entitlement.updated, open a unit spent of an offer that sells time for all of its time, and apply an event that arrives late, replayed or out of order.',
     );
   }
   if (verdicts.some(([, verdict]) => verdict === 'unclear')) {

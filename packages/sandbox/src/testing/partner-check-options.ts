@@ -112,6 +112,8 @@ export interface CheckedProduct {
   productUid: string;
   type: OfferType;
   gracePolicy: GracePolicy;
+  /** CONSUMABLE that sells time: how long a spent unit gives access (the offer's `unitAccessSeconds`). */
+  unitAccessSeconds: number | undefined;
   gatePath: string | undefined;
   spendPath: string | undefined;
 }
@@ -235,6 +237,7 @@ function productsOf(sandbox: Sandbox, given: unknown): CheckedProduct[] {
       productUid: offer.productUid,
       type: offer.type,
       gracePolicy: offer.gracePolicy,
+      unitAccessSeconds: offer.unitAccessSeconds,
       gatePath: pathOf(`products[${index}].gatePath`, product?.gatePath),
       spendPath,
     };

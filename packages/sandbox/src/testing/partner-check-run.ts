@@ -44,7 +44,8 @@ export class CheckRun {
   forged: ForgedDelivery | undefined;
   /** Events dead-lettered while the app's webhook was unreachable (each replayed afterwards). */
   deadLettered = 0;
-  private readonly spent = new Map<string, number>();
+  /** The sandbox clock's time of each unit spent, by account role and product. */
+  private readonly spent = new Map<string, number[]>();
 
   private constructor(
     readonly options: ResolvedPartnerCheck,
@@ -137,10 +138,16 @@ export class CheckRun {
   }
 
   unitsSpent(role: AccountRole, product: CheckedProduct): number {
-    return this.spent.get(`${role} ${product.productUid}`) ?? 0;
+    return this.spendTimes(role, product).length;
+  }
+
+  /** When each unit the account spent was spent, on the sandbox clock, in order. */
+  spendTimes(role: AccountRole, product: CheckedProduct): readonly number[] {
+    return this.spent.get(`${role} ${product.productUid}`) ?? [];
   }
 
   recordUnitSpent(role: AccountRole, product: CheckedProduct): void {
-    this.spent.set(`${role} ${product.productUid}`, this.unitsSpent(role, product) + 1);
+    const at = this.options.sandbox.clock.now().getTime();
+    this.spent.set(`${role} ${product.productUid}`, [...this.spendTimes(role, product), at]);
   }
 }

@@ -147,8 +147,17 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
   await run.deliveries.replayDeadLetters();
   await probeGates(run, 'after renewal, expiry and suspension, with the dead letters replayed');
 
-  // Last, since it spends every unit: then no consumable's gate may let anyone in.
+  // Last, since it spends every unit: then no consumable's gate may let anyone in, but one whose
+  // units sell time (a day pass), until the time of the units spent runs out.
   const units = await countUnits(run);
   await probeGates(run, 'after every unit was spent', (product) => product.type === 'CONSUMABLE');
+  const timed = run.options.products.filter((product) => product.unitAccessSeconds !== undefined);
+  if (timed.length > 0) {
+    const spentAt = timed.flatMap((product) => ROLES.flatMap((role) => run.spendTimes(role, product)));
+    const longest = Math.max(...timed.map((product) => product.unitAccessSeconds ?? 0));
+    // Past the end of any run of spends: every unit's time added after the last spend.
+    await advancePast(run, Math.max(0, ...spentAt) + spentAt.length * longest * 1000);
+    await probeGates(run, 'after the time of every unit spent ran out', (product) => timed.includes(product));
+  }
   return units;
 }

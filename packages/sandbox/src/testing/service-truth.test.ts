@@ -25,6 +25,25 @@ describe('what the service says an account may use', () => {
     expect(oneTimeTruth('CONSUMABLE', 2, 1)).toEqual({ access: true, says: '2 units paid, 1 spent' });
     expect(oneTimeTruth('CONSUMABLE', 1, 1)).toEqual({ access: false, says: '1 unit paid, 1 spent' });
   });
+
+  it('gives a unit of an offer that sells time access once spent, each spend adding its time', () => {
+    const hour = 3_600;
+    const at = (minutes: number) => Date.parse('2030-01-01T00:00:00.000Z') + minutes * 60_000;
+    const time = (spentAt: number[], now: number) => ({ unitAccessSeconds: hour, spentAt, now });
+    expect(oneTimeTruth('CONSUMABLE', 2, 0, time([], at(0)))).toEqual({
+      access: false,
+      says: '2 units paid, 0 spent, none in use',
+    });
+    // Two spends 30 minutes apart: two hours from the first.
+    const two = time([at(0), at(30)], at(119));
+    expect(oneTimeTruth('CONSUMABLE', 2, 2, two)).toEqual({
+      access: true,
+      says: '2 units paid, 2 spent, access until 2030-01-01T02:00:00.000Z',
+    });
+    expect(oneTimeTruth('CONSUMABLE', 2, 2, { ...two, now: at(120) }).access).toBe(false);
+    // A spend after the time ran out starts its own.
+    expect(oneTimeTruth('CONSUMABLE', 2, 2, time([at(0), at(600)], at(659))).access).toBe(true);
+  });
 });
 
 describe('gateVerdict', () => {

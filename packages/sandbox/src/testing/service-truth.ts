@@ -36,20 +36,42 @@ export function subscriptionTruth(status: SubscriptionStatus | undefined, grace:
 
 /**
  * A one-time product: a NON_CONSUMABLE is owned for good once paid; a CONSUMABLE gives one unit per
- * succeeded payment, and access while a unit is left.
+ * succeeded payment, and access while a unit is left; one whose offer sells time per unit (a day
+ * pass, `unitAccessSeconds`, a partner-side setting) gives access once a unit is spent, for that
+ * long from the spend or from the end of the time already running.
  */
 export function oneTimeTruth(
   type: Exclude<OfferType, 'SUBSCRIPTION'>,
   paidPayments: number,
   unitsSpent: number,
+  time?: SpentTime,
 ): ServiceTruth {
   if (paidPayments === 0) return { access: false, says: 'nothing bought' };
   if (type === 'NON_CONSUMABLE') return { access: true, says: 'paid once, owned' };
-  const left = paidPayments - unitsSpent;
-  return {
-    access: left > 0,
-    says: `${paidPayments} unit${paidPayments === 1 ? '' : 's'} paid, ${unitsSpent} spent`,
-  };
+  const counted = `${paidPayments} unit${paidPayments === 1 ? '' : 's'} paid, ${unitsSpent} spent`;
+  if (time !== undefined) {
+    const endsAt = accessEndOf(time.spentAt, time.unitAccessSeconds);
+    if (endsAt === undefined) return { access: false, says: `${counted}, none in use` };
+    const access = time.now < endsAt;
+    const end = new Date(endsAt).toISOString();
+    return { access, says: `${counted}, access ${access ? 'until' : 'ended'} ${end}` };
+  }
+  return { access: paidPayments - unitsSpent > 0, says: counted };
+}
+
+/** The units an account spent of a CONSUMABLE that sells time, and when it is now (ms). */
+export interface SpentTime {
+  unitAccessSeconds: number;
+  /** When each unit was spent, in order. */
+  spentAt: readonly number[];
+  now: number;
+}
+
+/** When the access of units spent at these times ends: each adds its time after the one running. */
+function accessEndOf(spentAt: readonly number[], unitAccessSeconds: number): number | undefined {
+  let endsAt: number | undefined;
+  for (const at of spentAt) endsAt = Math.max(endsAt ?? at, at) + unitAccessSeconds * 1000;
+  return endsAt;
 }
 
 /**

@@ -229,6 +229,20 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 9,
+    name: 'units that sell time: how long a spent unit gives access, and until when',
+    statements: (t) => [
+      // Every record carries both fields of core's entitlementSchema. Those written before get null:
+      // their units give access while left, until an event of their offer brings its terms. A write
+      // like any other, so it bumps the version: a compare-and-set that read the old record cannot
+      // land on the new one. (`->` rather than `?`, which some drivers take for a placeholder.)
+      `UPDATE ${t.entitlements} SET
+        data = jsonb_build_object('unitAccessSeconds', null, 'unitAccessEndsAt', null) || data,
+        version = version + 1
+        WHERE data->'unitAccessSeconds' IS NULL OR data->'unitAccessEndsAt' IS NULL`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

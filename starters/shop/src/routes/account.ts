@@ -11,6 +11,11 @@ import type { ShopRequest } from '../web/shop-request.js';
 import type { ShopRoute } from '../web/shop-route.js';
 import { accountKeyOf, requireSignIn } from './auth.js';
 
+/** When the passes used of an offer that sells time stop giving access (null for anything else). */
+function unitAccessUntil(entitlement: Entitlement | undefined): string | null {
+  return entitlement?.type === 'CONSUMABLE' ? entitlement.unitAccessEndsAt : null;
+}
+
 /**
  * The account page (access, subscriptions, purchases) and the subscription actions: cancel at
  * period end, cancel now and resume, each behind a confirmation page whose form carries the
@@ -30,10 +35,11 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
     // Checkouts started and not finished: continue or cancel them here.
     const pending = open.map((payment) => ({ ...payment, offer: kit.offers.get(payment.offerUid) }));
     const byProduct = new Map(entitlements.map((entitlement) => [entitlement.productUid, entitlement]));
-    const products = kit.offers.listed.map((offer) => ({
-      offer,
-      access: hasAccess(byProduct.get(offer.productUid), now),
-    }));
+    const products = kit.offers.listed.map((offer) => {
+      const entitlement = byProduct.get(offer.productUid);
+      const access = hasAccess(entitlement, now);
+      return { offer, access, until: access ? unitAccessUntil(entitlement) : null };
+    });
     const subscriptions = entitlements
       .filter((entitlement) => entitlement.type === 'SUBSCRIPTION' && entitlement.subscriptionUid)
       .map((entitlement) => {
@@ -54,12 +60,15 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
       .flatMap((entitlement) => {
         const offer = offerOf(entitlement);
         if (!offer) return [];
+        const access = hasAccess(entitlement, now);
         return [
           {
             offer,
-            access: hasAccess(entitlement, now),
+            access,
             available: availableUnits(entitlement),
             bought: entitlement.unitsBought,
+            // A pass in use (an offer that sells time per pass): until when it opens the product.
+            until: access ? unitAccessUntil(entitlement) : null,
           },
         ];
       });

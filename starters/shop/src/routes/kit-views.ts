@@ -56,11 +56,17 @@ function renderKitView(views: Views) {
           // The line had the trial (SUB-108): the kit names the paid offer to come back with.
           paidOffer: view.offerOnceTrialUsed,
         });
-      case 'unit_spent':
+      case 'unit_spent': {
+        // A pass that sells time says until when it opens the product; credits only count down.
+        const left = String(view.unitsLeft);
+        const until = view.accessEndsAt && views.context(request).date(view.accessEndsAt);
         request.session.update({
-          notice: { key: 'done.unitSpent', values: { left: String(view.unitsLeft) } },
+          notice: until
+            ? { key: 'done.unitSpentUntil', values: { left, until } }
+            : { key: 'done.unitSpent', values: { left } },
         });
         return seeOther('/account');
+      }
       case 'payment_canceled':
         request.session.update({ notice: { key: 'done.paymentCanceled', values: {} } });
         return seeOther('/account');

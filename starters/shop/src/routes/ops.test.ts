@@ -47,7 +47,7 @@ describe('the operations view', () => {
     const page = textOf(await operator.get('/ops/account?key=demo-lea'));
     expect(page).toContain('Account demo-lea');
     expect(page).toContain('Day pass');
-    expect(page).toContain('Access: passes left: 1.');
+    expect(page).toContain('No access until a pass is used: passes left: 1.');
     expect(page).toMatch(/<th scope="col">When<\/th>/);
     // The return page's read and the webhook, each a row with its decision.
     expect(page).toContain('Return page');

@@ -82,6 +82,34 @@ function caseFoldingStore(): EntitlementStore {
   };
 }
 
+/**
+ * Spends as `UPDATE … SET units_used = units_used + 1 WHERE units_used < units_bought` would, which
+ * never spends a unit twice, but writes the rest of the record from its own read: days are lost.
+ */
+function counterOnlyStore(): EntitlementStore {
+  const inner = memoryStore();
+  return {
+    ...inner,
+    async update(accountKey, productUid, change, facts) {
+      const read = await inner.get(accountKey, productUid);
+      await nextTick();
+      return inner.update(
+        accountKey,
+        productUid,
+        (current, known) => {
+          const decided = change(read, known);
+          if (current === undefined || decided === undefined || read === undefined)
+            return change(current, known);
+          if (decided.unitsUsed === read.unitsUsed) return change(current, known);
+          if (current.unitsUsed >= current.unitsBought) return change(current, known);
+          return { ...decided, unitsUsed: current.unitsUsed + 1 };
+        },
+        facts,
+      );
+    },
+  };
+}
+
 /** Returns its live, mutable records. */
 function leakyStore(): EntitlementStore {
   const records = new Map<string, ReturnType<typeof exampleEntitlement>>();
@@ -276,6 +304,19 @@ describe('the conformance suites', () => {
     await expect(spends.run(lossyStore())).rejects.toThrow();
     await expect(spends.run(memoryStore())).resolves.toBeUndefined();
   });
+
+  it.each([1, 2, 3])(
+    'catch a store that spends with an atomic counter but loses the days of the spends (run %i)',
+    async () => {
+      const counted = check(storeChecks, 'concurrent spends of 5 units');
+      const days = check(storeChecks, 'concurrent spends of 5 day passes');
+      // The count alone looks right: only the days tell.
+      await expect(counted.run(counterOnlyStore())).resolves.toBeUndefined();
+      await expect(days.run(counterOnlyStore())).rejects.toThrow(/each spend adds its day/);
+      await expect(days.run(lossyStore())).rejects.toThrow();
+      await expect(days.run(memoryStore())).resolves.toBeUndefined();
+    },
+  );
 
   it('catch a store that keeps no facts, or keeps them when nothing is written', async () => {
     const facts = check(storeChecks, 'which facts it already holds');

@@ -27,6 +27,8 @@ export function exampleEntitlement(overrides: Partial<Entitlement> = {}): Entitl
     graceEndsAt: null,
     unitsBought: 0,
     unitsUsed: 0,
+    unitAccessSeconds: null,
+    unitAccessEndsAt: null,
     lastEventName: 'payment.succeeded',
     lastEventAt: '2026-11-21T12:00:00.000Z',
     ...overrides,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { consumeUnit } from '../../access/consume-unit.js';
+import { consumeUnit, consumeUnitAt } from '../../access/consume-unit.js';
 import type { EntitlementFacts, KnownFacts } from '../../access/facts.js';
 import { isDcbError } from '../../errors/dcb-error.js';
 import { type Entitlement, entitlementSchema } from '../../schemas/entitlement.js';
@@ -8,6 +8,7 @@ import { exampleEntitlement, uniqueId } from './example-entitlement.js';
 import { type ConformanceCheck, type ConformanceOptions, runChecks, same } from './test-runner.js';
 
 const CONCURRENT_WRITERS = 50;
+const DAY = 86_400;
 
 function entitlementOf(
   accountKey: string,
@@ -92,6 +93,8 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
         graceEndsAt: '2026-12-24T00:00:00.000Z',
         unitsBought: 3,
         unitsUsed: 1,
+        unitAccessSeconds: 86_400,
+        unitAccessEndsAt: '2026-12-25T08:30:00.000Z',
       });
       const sparse = entitlementOf(accountKey, 'prod_sparse', {
         subscriptionUid: null,
@@ -399,6 +402,32 @@ export const storeChecks: readonly ConformanceCheck<EntitlementStore>[] = [
       assert.equal(spends.length - refused.length, 5, 'five spends go through');
       for (const spend of refused) assert.ok(isDcbError(spend.reason, 'no_units_left'), String(spend.reason));
       assert.equal((await store.get(accountKey, 'prod_units'))?.unitsUsed, 5);
+    },
+  },
+  {
+    name: `${CONCURRENT_WRITERS} concurrent spends of 5 day passes give exactly 5 days, one after another`,
+    async run(store) {
+      // A unit that sells time writes its count and its access end in one record: a store that
+      // spends with an atomic counter but writes the rest from its own read loses days.
+      const accountKey = uniqueId('acct');
+      const dayPass = { type: 'CONSUMABLE' as const, unitsBought: 5, unitsUsed: 0, unitAccessSeconds: DAY };
+      await store.update(accountKey, 'prod_day_pass', () =>
+        entitlementOf(accountKey, 'prod_day_pass', { ...dayPass, subscriptionUid: null }),
+      );
+      const now = new Date('2026-11-24T09:00:00.000Z');
+      const spends = await Promise.allSettled(
+        Array.from({ length: CONCURRENT_WRITERS }, () =>
+          store.update(accountKey, 'prod_day_pass', consumeUnitAt(now)),
+        ),
+      );
+      const through = spends.flatMap((spend) => (spend.status === 'fulfilled' ? [spend.value] : []));
+      assert.equal(through.length, 5, 'five spends go through');
+      const ends = through.map((spend) => spend.next?.unitAccessEndsAt).sort();
+      const days = [1, 2, 3, 4, 5].map((day) => new Date(now.getTime() + day * DAY * 1000).toISOString());
+      assert.deepEqual(ends, days, 'each spend adds its day after the days spent before it');
+      const stored = await store.get(accountKey, 'prod_day_pass');
+      assert.equal(stored?.unitsUsed, 5);
+      assert.equal(stored?.unitAccessEndsAt, days[4], 'the record ends after the five days');
     },
   },
   {
