@@ -62,12 +62,7 @@ if ($method === 'GET' && $path === '/access') {
 }
 
 if ($method === 'POST' && $path === '/spend') {
-    $left = with_state($statePath, function (array &$state) use ($key, $offers): ?int {
-        $held = $state['entitlements'][$key] ?? null;
-        if (!has_access($held, $offers, time()) || ($offers[$held['offerUid']]['type'] ?? '') !== 'CONSUMABLE') return null;
-        $state['entitlements'][$key]['spent']++;
-        return $held['units'] - $held['spent'] - 1;
-    });
+    $left = with_state($statePath, fn (array &$state) => spend_unit($state, $key, $offers, time()));
     answer($left === null ? 409 : 200, $left === null ? ['error' => 'no unit left'] : ['unitsLeft' => $left]);
     return;
 }

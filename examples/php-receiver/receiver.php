@@ -108,7 +108,11 @@ function has_access(?array $held, array $offers, int $now): bool
     if ($held === null) return false;
     $offer = $offers[$held['offerUid']] ?? null;
     if ($offer === null) return false;
-    if ($offer['type'] === 'CONSUMABLE') return $held['units'] - $held['spent'] > 0;
+    if ($offer['type'] === 'CONSUMABLE') {
+        // A pass that sells time opens access once used, for its time; credits while one is left.
+        if (isset($offer['unitAccessSeconds'])) return ($held['accessEndsAt'] ?? 0) > $now;
+        return $held['units'] - $held['spent'] > 0;
+    }
     switch ($held['status']) {
         case 'ACTIVE':
         case 'TRIALING':
@@ -120,6 +124,23 @@ function has_access(?array $held, array $offers, int $now): bool
         default:
             return false;
     }
+}
+
+/**
+ * Spends one unit of a pass: its time starts now, or after the time already running. Null when
+ * none is left (or the product is no pass); else the units left.
+ */
+function spend_unit(array &$state, string $key, array $offers, int $now): ?int
+{
+    $held = $state['entitlements'][$key] ?? null;
+    $offer = $held === null ? null : ($offers[$held['offerUid']] ?? null);
+    if ($offer === null || $offer['type'] !== 'CONSUMABLE' || $held['units'] - $held['spent'] <= 0) return null;
+    $held['spent']++;
+    if (isset($offer['unitAccessSeconds'])) {
+        $held['accessEndsAt'] = max($now, $held['accessEndsAt'] ?? 0) + $offer['unitAccessSeconds'];
+    }
+    $state['entitlements'][$key] = $held;
+    return $held['units'] - $held['spent'];
 }
 
 /**

@@ -24,11 +24,12 @@ from urllib.parse import parse_qs, urlparse
 SIGNATURE_TOLERANCE_SECONDS = 300
 
 # The offers configured in the service's console, as this receiver needs them: the sandbox's
-# default offers (@dcbkit/sandbox's default-config.json).
+# default offers (@dcbkit/sandbox's default-config.json). `unitAccessSeconds` is the partner's own:
+# how long a pass gives access once used (a day).
 OFFERS = {
     "offer_premium_monthly": {"type": "SUBSCRIPTION", "trialDays": 7, "graceDays": 3, "accessDuringGrace": True},
     "offer_premium_monthly_paid": {"type": "SUBSCRIPTION", "trialDays": 0, "graceDays": 3, "accessDuringGrace": True},
-    "offer_day_pass": {"type": "CONSUMABLE"},
+    "offer_day_pass": {"type": "CONSUMABLE", "unitAccessSeconds": 86400},
     "offer_full_unlock": {"type": "NON_CONSUMABLE"},
 }
 
@@ -148,9 +149,12 @@ class Entitlements:
         if held is None:
             return False
         offer = OFFERS[held["offerUid"]]
-        if offer["type"] == "CONSUMABLE":
-            return held["units"] - held["spent"] > 0
         now = datetime.now(timezone.utc)
+        if offer["type"] == "CONSUMABLE":
+            # A pass that sells time opens access once used, for its time; credits while one is left.
+            if "unitAccessSeconds" in offer:
+                return held.get("accessEndsAt") is not None and held["accessEndsAt"] > now
+            return held["units"] - held["spent"] > 0
         status = held["status"]
         if status in ("ACTIVE", "TRIALING"):
             return True
@@ -161,12 +165,20 @@ class Entitlements:
         return False
 
     def spend(self, account: str, product: str):
-        """Spends one unit of a pass; the units left, or None when there is none."""
+        """Spends one unit of a pass (its time starts now, or after the time already running);
+        the units left, or None when there is none."""
         with self.lock:
             held = self.held.get((account, product))
-            if held is None or OFFERS[held["offerUid"]]["type"] != "CONSUMABLE" or not self._has_access(held):
+            if held is None:
+                return None
+            offer = OFFERS[held["offerUid"]]
+            if offer["type"] != "CONSUMABLE" or held["units"] - held["spent"] <= 0:
                 return None
             held["spent"] += 1
+            if "unitAccessSeconds" in offer:
+                now = datetime.now(timezone.utc)
+                start = max(now, held.get("accessEndsAt") or now)
+                held["accessEndsAt"] = start + timedelta(seconds=offer["unitAccessSeconds"])
             return held["units"] - held["spent"]
 
 

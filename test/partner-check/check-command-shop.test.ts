@@ -82,6 +82,8 @@ it('passes the Express starter, started against the emulator the command prints'
     port: shopPort,
     logLevel: 'silent',
     env: {
+      // A fresh store: the check's accounts must have bought nothing.
+      DATA_DIR: join(folder, 'data'),
       SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
       DCB_ENV: 'sandbox',
       DCB_API_BASE_URL: emulator,

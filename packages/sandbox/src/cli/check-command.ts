@@ -86,6 +86,8 @@ function receiverCheck(args: ReceiverCheckArgs): Prepared {
       sandbox,
       appUrl: args.appUrl,
       purchaseThrough: 'service',
+      // Another process, on its own clock: the check cannot move it past a pass's end.
+      appClock: 'own',
       products: DEFAULT_PRODUCTS.map(({ offerUid, spendPath }) => ({
         offerUid,
         gatePath: args.accessPath,
@@ -112,6 +114,7 @@ function appCheck(args: AppCheckArgs, config: CheckConfig): Prepared {
       sandbox,
       appUrl: config.appUrl,
       signIn: signInWithForm({ appUrl: config.appUrl, ...config.signIn }),
+      appClock: 'own',
       ...(config.accounts !== undefined ? { accounts: config.accounts } : {}),
       ...(config.paths !== undefined ? { paths: config.paths } : {}),
       ...(config.products !== undefined ? { products: config.products } : {}),

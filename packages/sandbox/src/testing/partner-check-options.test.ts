@@ -99,6 +99,7 @@ describe('resolvePartnerCheckOptions', () => {
       ({ signIn: _signIn, ...base }) => base,
       /or pass purchaseThrough: 'service'/,
     ],
+    ['an unknown appClock', (base) => ({ ...base, appClock: 'wall' }), /appClock must be 'sandbox' or 'own'/],
     [
       'an unknown purchaseThrough',
       (base) => ({ ...base, purchaseThrough: 'browser' }),

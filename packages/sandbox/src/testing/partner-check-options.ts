@@ -87,6 +87,14 @@ export interface PartnerCheckOptions {
    */
   purchaseThrough?: 'app' | 'service';
   /**
+   * Whose clock your app judges time by. 'sandbox' (the default): the sandbox's (`now: () =>
+   * sandbox.clock.now()` in `createDcbKit`), so the check can move time past the end of a pass
+   * spent and ask your gate again. 'own': your app keeps its own clock (another process, as
+   * `dcbkit-sandbox check` runs it); the check then leaves out that last checkpoint, which only a
+   * shared clock can judge.
+   */
+  appClock?: 'sandbox' | 'own';
+  /**
    * The fields your forms carry for an account (your form token: `{ token: kit.routes.formToken(accountKey) }`),
    * called before every form post. Without it, the check reads the form from your page
    * (`paths.offersPage`, `paths.accountPage`), as a browser would.
@@ -126,6 +134,7 @@ export interface ResolvedPartnerCheck {
   appUrl: URL;
   signIn: PartnerCheckOptions['signIn'];
   purchaseThrough: 'app' | 'service';
+  appClock: 'sandbox' | 'own';
   formFields: PartnerCheckOptions['formFields'] | undefined;
   products: CheckedProduct[];
   paths: Required<PartnerCheckPaths>;
@@ -274,6 +283,10 @@ export function resolvePartnerCheckOptions(options: PartnerCheckOptions): Resolv
   if (purchaseThrough !== 'app' && purchaseThrough !== 'service') {
     throw invalid(`purchaseThrough must be 'app' or 'service' (got ${JSON.stringify(purchaseThrough)}).`);
   }
+  const appClock = options.appClock ?? 'sandbox';
+  if (appClock !== 'sandbox' && appClock !== 'own') {
+    throw invalid(`appClock must be 'sandbox' or 'own' (got ${JSON.stringify(appClock)}).`);
+  }
   const signInNeeded = purchaseThrough === 'app' || options.signIn !== undefined;
   if (signInNeeded && typeof options.signIn !== 'function') {
     throw invalid(
@@ -297,6 +310,7 @@ export function resolvePartnerCheckOptions(options: PartnerCheckOptions): Resolv
     appUrl: appUrlOf(options.appUrl),
     signIn: options.signIn,
     purchaseThrough,
+    appClock,
     formFields: options.formFields,
     products: productsOf(options.sandbox, options.products),
     paths: {
