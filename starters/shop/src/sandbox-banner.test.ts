@@ -60,7 +60,9 @@ describe('the sandbox banner against a standalone sandbox', () => {
     for (const lang of ['en', 'fr', 'ar'] as const) {
       const page = await request(app).get('/').set('accept-language', lang);
       expect(page.status).toBe(200);
-      expect(page.text).toContain(`<p class="sandbox" role="note">${translator(lang)('site.sandbox')}</p>`);
+      expect(page.text).toContain(
+        `<p class="sandbox" role="note"><strong>${translator(lang)('site.sandbox')}</strong>`,
+      );
     }
   }, 30_000);
 
