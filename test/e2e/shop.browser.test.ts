@@ -171,9 +171,10 @@ describe.runIf(chromiumAvailable)('the starters in a browser', () => {
         page.getByRole('button', { name: 'Yes, resume' }).click(),
       ]);
       expect(await page.getByRole('status').textContent()).toContain('runs again');
-      // The spec's resume gives ACTIVE; the trial keeps its end, where the first charge comes.
-      expect(await page.locator('.status').textContent()).toBe('Active');
-      expect(await termDate('Current period ends')).toBe(trialEnds);
+      // A resumed trial is the trial again: it keeps its end, where the first charge comes.
+      expect(await page.locator('.status').textContent()).toBe('Free trial');
+      expect(await termDate('Free trial ends')).toBe(trialEnds);
+      expect(await termDate('First charge')).toContain(trialEnds ?? '');
 
       // Cancel now, confirmed: access is gone.
       await page.getByRole('link', { name: 'Cancel now' }).click();

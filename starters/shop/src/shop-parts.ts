@@ -50,7 +50,8 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
   const { kit, checkoutBaseUrl } = billing;
   const publicOrigin = new URL(publicUrl).origin;
   const https = new URL(publicUrl).protocol === 'https:';
-  const views = createViews({ kit, sandbox: billing.sandbox !== undefined });
+  // The service's sandbox environment moves no money, whether embedded or a process of its own.
+  const views = createViews({ kit, sandbox: kit.client.environment === 'sandbox' });
 
   const pages: ShopRoute[] = [
     ...languageRoutes(),

@@ -34,7 +34,7 @@ export interface PageContext {
   account: DemoAccount | undefined;
   /** The language switcher's links. */
   languages: Array<{ code: Language; name: string; href: string; current: boolean }>;
-  /** True on the embedded sandbox: the banner says no money moves. */
+  /** True in the service's sandbox environment (the embedded sandbox or another): the banner says no money moves. */
   sandbox: boolean;
   /** A one-time notice (after a cancellation, say), already translated. */
   notice: string | undefined;

@@ -97,4 +97,17 @@ describe('accessReason', () => {
     });
     expect(accessReason(dayPass, NOW)).toMatchObject({ hasAccess: false, until: null, units: 1 });
   });
+
+  it('a free trial: until its end, where the first charge comes; a trial cancelled at its end has none', () => {
+    const trialEndsAt = '2026-12-04T00:00:00Z';
+    expect(accessReason({ ...base, status: 'TRIALING', trialEndsAt }, NOW)).toMatchObject({
+      code: 'trialing',
+      until: trialEndsAt,
+      firstChargeAt: trialEndsAt,
+    });
+    expect(
+      accessReason({ ...base, status: 'PRE_CANCELED', trialEndsAt, cancelAt: trialEndsAt }, NOW),
+    ).toMatchObject({ code: 'canceling', until: trialEndsAt, firstChargeAt: null });
+    expect(accessReason(base, NOW).firstChargeAt).toBeNull();
+  });
 });

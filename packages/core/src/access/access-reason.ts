@@ -5,7 +5,9 @@ import { availableUnits, hasAccess, sellsTime } from './has-access.js';
  * Why an account has access to a product now, or why not, as a code a page can put in words
  * (`kit.explain`, the starters' operations view):
  * - `no_entitlement`: no payment of this account for the product was ever applied;
- * - `active`, `trialing`: access until an event ends it;
+ * - `active`: access until an event ends it;
+ * - `trialing`: a free trial, access until an event ends it; nothing is charged before `until`,
+ *   the trial's end, when the first charge is due (`firstChargeAt`);
  * - `canceling`: a cancellation at `until` (PRE_CANCELED), access until then;
  * - `in_grace`: a renewal not collected yet, access until `until` as the offer's grace allows;
  * - `grace_without_access`: a renewal not collected, and the offer gives no access during grace;
@@ -34,8 +36,16 @@ export type AccessReasonCode =
 export interface AccessReason {
   readonly code: AccessReasonCode;
   readonly hasAccess: boolean;
-  /** When access ends (canceling, in grace, a unit in use) or ended (ended, a unit's time), as the entitlement says. */
+  /**
+   * When access ends (canceling, in grace, a unit in use), ended (ended, a unit's time), or the
+   * free trial ends (trialing), as the entitlement says.
+   */
   readonly until: string | null;
+  /**
+   * Trialing: when the trial ends and the first charge is due (nothing is charged before);
+   * null otherwise, and for a trial cancelled at its end (no charge comes).
+   */
+  readonly firstChargeAt: string | null;
   /** CONSUMABLE: units left. */
   readonly units: number | null;
   /** The event that set the status, and when it happened. */
@@ -59,7 +69,10 @@ export function accessReason(entitlement: Entitlement | undefined, now: Date): A
     case 'ACTIVE':
       return reason('active', access, null, null, entitlement);
     case 'TRIALING':
-      return reason('trialing', access, entitlement.trialEndsAt, null, entitlement);
+      return {
+        ...reason('trialing', access, entitlement.trialEndsAt, null, entitlement),
+        firstChargeAt: entitlement.trialEndsAt,
+      };
     case 'PRE_CANCELED': {
       const until = entitlement.cancelAt ?? entitlement.currentPeriodEnd;
       return reason(access ? 'canceling' : 'ended', access, until, null, entitlement);
@@ -85,6 +98,7 @@ function reason(
     code,
     hasAccess,
     until,
+    firstChargeAt: null,
     units,
     lastEventName: entitlement?.lastEventName ?? null,
     lastEventAt: entitlement?.lastEventAt ?? null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Entitlement } from '../schemas/entitlement.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { at, DAY, decideAll, event, KEY, offer, paymentEvent, T0 } from '../test-support/fixtures.js';
 import { decide, factsOf } from './decide.js';
 import { availableUnits, hasAccess } from './has-access.js';
@@ -345,6 +346,60 @@ describe('decide: the access rules table', () => {
       );
       expect(resumed).toMatchObject({ status: 'ACTIVE', cancelAt: null });
       expect(hasAccess(resumed, inMinutes(40 * 1440))).toBe(true);
+    });
+
+    describe('a withdrawn cancellation in a free trial: the trial again, its end and first charge kept', () => {
+      const trialKey = { ...KEY, productUid: 'prod_trial' };
+      const trialEndsAt = at(7 * 1440);
+      const trialing = () =>
+        must(decide(paymentEvent('payment.succeeded', 0, 'off_trial', sub), undefined, withTrial, trialKey));
+      const preCanceled = () =>
+        must(
+          decide(
+            event('subscription.updated', 10, {
+              ...sub,
+              subscriptionStatus: 'PRE_CANCELED',
+              cancelAt: trialEndsAt,
+              trialEndsAt,
+            }),
+            trialing(),
+            withTrial,
+            trialKey,
+          ),
+        );
+      const withdrawn = (minute: number, fields: Partial<WebhookEvent>) =>
+        must(
+          decide(
+            event('subscription.updated', minute, { ...sub, ...fields }),
+            preCanceled(),
+            withTrial,
+            trialKey,
+          ),
+        );
+
+      it.each<[string, Partial<WebhookEvent>]>([
+        ['said TRIALING', { subscriptionStatus: 'TRIALING', cancelAt: null, trialEndsAt }],
+        // The spec's resume row says ACTIVE; the trial end still ahead says nothing was charged.
+        [
+          'said ACTIVE with the trial end still ahead',
+          { subscriptionStatus: 'ACTIVE', cancelAt: null, trialEndsAt },
+        ],
+        ['with no status, the trial end still ahead', { cancelAt: null, trialEndsAt }],
+      ])('%s: TRIALING until trialEndsAt', (_, fields) => {
+        expect(withdrawn(20, fields)).toMatchObject({ status: 'TRIALING', cancelAt: null, trialEndsAt });
+      });
+
+      it('said ACTIVE once the trial end has passed: ACTIVE (the first charge was made)', () => {
+        expect(
+          withdrawn(8 * 1440, { subscriptionStatus: 'ACTIVE', cancelAt: null, trialEndsAt }),
+        ).toMatchObject({
+          status: 'ACTIVE',
+          cancelAt: null,
+        });
+        expect(withdrawn(20, { subscriptionStatus: 'ACTIVE', cancelAt: null })).toMatchObject({
+          status: 'ACTIVE',
+        });
+      });
     });
   });
 

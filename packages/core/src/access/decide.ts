@@ -3,6 +3,7 @@ import type { OfferDefinition } from '../schemas/offer.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from './facts.js';
 import { claimWins, heldClaim, isSameInstantTie, readName, type StatusClaim } from './status-claim.js';
+import { trialRunsAt } from './subscription-status.js';
 import { addDays, later } from './times.js';
 
 /**
@@ -205,8 +206,16 @@ function preCanceled(event: WebhookEvent): StatusChange {
   return { status: 'PRE_CANCELED', cancelAt, graceEndsAt: null };
 }
 
+/**
+ * A withdrawn cancellation gives back what the subscription was: a trial stays a trial until it
+ * ends, with nothing charged, whether the service says TRIALING or, after the spec's resume row,
+ * ACTIVE with a trial end still ahead (see trialRunsAt).
+ */
 function cancellationWithdrawn(event: WebhookEvent): StatusChange {
-  return grantedOrReactivated(event);
+  const status = event.subscriptionStatus ?? 'ACTIVE';
+  const trial =
+    status === 'TRIALING' || (status === 'ACTIVE' && trialRunsAt(event.trialEndsAt, event.occurredAt));
+  return trial ? TRIALING : active();
 }
 
 function revoked(): StatusChange {

@@ -141,7 +141,9 @@ function subscriptionAt(events: readonly WebhookEvent[], minute: number): Subscr
     subscriberUid: known.subscriberUid,
     currentPeriodEnd: known.currentPeriodEnd,
     cancelAt: status === 'PRE_CANCELED' ? known.cancelAt : null,
-    trialEndsAt: known.trialEndsAt,
+    // This history's ACTIVE is always paid (its withdrawals carry no trial end), and a paid
+    // subscription names no trial end still ahead: ACTIVE with one is a resumed trial.
+    trialEndsAt: status === 'ACTIVE' ? null : known.trialEndsAt,
   };
 }
 

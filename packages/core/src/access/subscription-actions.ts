@@ -7,7 +7,7 @@ export interface SubscriptionActions {
   readonly cancelAtPeriodEnd: boolean;
   /** `POST …/cancel` with `when` NOW: any live subscription, a scheduled cancellation included. */
   readonly cancelNow: boolean;
-  /** `POST …/resume`: only a PERIOD_END cancellation can be withdrawn (the spec's PRE_CANCELED -> ACTIVE). */
+  /** `POST …/resume`: only a PERIOD_END cancellation can be withdrawn (PRE_CANCELED -> ACTIVE, TRIALING in a trial). */
   readonly resume: boolean;
 }
 

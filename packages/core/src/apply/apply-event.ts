@@ -1,6 +1,6 @@
 import { decide, factsOf, tiesWithHeld } from '../access/decide.js';
 import { accessEffectOf } from '../access/event-table.js';
-import { entitlementStatusOf } from '../access/subscription-status.js';
+import { entitlementStatusOfSubscription } from '../access/subscription-status.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
 import type { Subscription } from '../schemas/subscription.js';
@@ -132,7 +132,7 @@ async function confirmTie(
 ): Promise<{ status?: EntitlementStatus; error?: unknown }> {
   try {
     const subscription = await context.confirm?.(event);
-    return subscription ? { status: entitlementStatusOf(subscription.status) } : {};
+    return subscription ? { status: entitlementStatusOfSubscription(subscription, event.occurredAt) } : {};
   } catch (error) {
     return { error };
   }

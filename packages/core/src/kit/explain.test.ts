@@ -2,7 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import type { DcbClient } from '../client/create-client.js';
 import { DcbError } from '../errors/dcb-error.js';
 import type { Subscription } from '../schemas/subscription.js';
-import { NOW, offers, paymentEvent, SECRET, signedRequest } from '../test-support/fixtures.js';
+import {
+  at,
+  DAY,
+  event,
+  NOW,
+  offers,
+  paymentEvent,
+  SECRET,
+  signedRequest,
+} from '../test-support/fixtures.js';
 import { createDcbKit } from './create-dcb-kit.js';
 
 const READ: Subscription = {
@@ -73,6 +82,48 @@ describe('kit.explain', () => {
       status: 'REVOKED',
       drift: true,
       subscription: { status: 'CANCELED' },
+    });
+  });
+
+  it('a resumed free trial: trialing until its end, where the first charge comes, though the service says ACTIVE', async () => {
+    const trialEndsAt = at((7 * DAY) / 60_000);
+    // A service that gives a resumed trial the resume row's ACTIVE, its trial end still ahead.
+    const resumedRead: Subscription = {
+      ...READ,
+      productUid: 'prod_trial',
+      offerUid: 'off_trial',
+      status: 'ACTIVE',
+      currentPeriodEnd: trialEndsAt,
+      trialEndsAt,
+    };
+    const { kit } = kitWith(async () => resumedRead);
+    const subscription = { subscriptionUid: 'sub_1', subscriberUid: 'sbr_1', trialEndsAt };
+    const life = [
+      paymentEvent('payment.succeeded', 0, 'off_trial', { ...subscription, subscriptionStatus: 'TRIALING' }),
+      event('subscription.updated', 5, {
+        ...subscription,
+        productUid: 'prod_trial',
+        offerUid: 'off_trial',
+        metadata: { accountKey: 'user_1' },
+        subscriptionStatus: 'PRE_CANCELED',
+        cancelAt: trialEndsAt,
+      }),
+      event('subscription.updated', 10, {
+        ...subscription,
+        productUid: 'prod_trial',
+        offerUid: 'off_trial',
+        metadata: { accountKey: 'user_1' },
+        subscriptionStatus: 'ACTIVE',
+        cancelAt: null,
+      }),
+    ];
+    for (const delivery of life) await kit.webhook(signedRequest(delivery, new Date()));
+    const [product] = (await kit.explain('user_1', { read: true })).products;
+    expect(product).toMatchObject({
+      entitlement: { status: 'TRIALING', trialEndsAt },
+      reason: { code: 'trialing', hasAccess: true, until: trialEndsAt, firstChargeAt: trialEndsAt },
+      history: [{ statusBefore: 'PRE_CANCELED', statusAfter: 'TRIALING' }, {}, {}],
+      service: { status: 'TRIALING', drift: false },
     });
   });
 

@@ -1,6 +1,6 @@
 import { type AccessReason, accessReason } from '../access/access-reason.js';
 import { isStillOpen } from '../access/offer-standing.js';
-import { entitlementStatusOf } from '../access/subscription-status.js';
+import { entitlementStatusOfSubscription } from '../access/subscription-status.js';
 import type { DcbClient } from '../client/create-client.js';
 import { isDcbError } from '../errors/dcb-error.js';
 import type { Offers } from '../offers/define-offers.js';
@@ -112,7 +112,7 @@ export async function explainAccess(
         history: history.filter((entry) => entry.productUid === productUid).slice(0, limit),
       };
       if (!options.read || !entitlement?.subscriptionUid) return explained;
-      return { ...explained, service: await serviceView(context, entitlement) };
+      return { ...explained, service: await serviceView(context, entitlement, at) };
     }),
   );
   const pending = (await store.listPendingPaymentsOfAccount?.(accountKey)) ?? [];
@@ -129,10 +129,14 @@ export async function explainAccess(
   };
 }
 
-async function serviceView(context: ExplainContext, entitlement: Entitlement): Promise<ServiceView> {
+async function serviceView(
+  context: ExplainContext,
+  entitlement: Entitlement,
+  at: Date,
+): Promise<ServiceView> {
   try {
     const subscription = await context.client.subscriptions.retrieve(entitlement.subscriptionUid ?? '');
-    const status = entitlementStatusOf(subscription.status);
+    const status = entitlementStatusOfSubscription(subscription, at.toISOString());
     return { subscription, status, drift: status !== entitlement.status };
   } catch (error) {
     return { error: isDcbError(error) ? error.code : 'read_failed', drift: false };

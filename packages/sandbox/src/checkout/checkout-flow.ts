@@ -23,7 +23,7 @@ import type { PaymentService } from '../payments/payment-service.js';
 import type { PurchaseRefusalCode } from '../payments/purchase-history.js';
 import type { PaymentRecord } from '../records/payment-record.js';
 import type { ConsentMethod } from '../shared/service-types.js';
-import { offerName, offerPrice } from './checkout-pages.js';
+import { offerName, priceLine } from './checkout-pages.js';
 import type { Locale } from './locale.js';
 import { messagesFor } from './messages.js';
 
@@ -155,7 +155,8 @@ export class CheckoutFlow {
   private carry(payment: PaymentRecord, line: AcceptedLine, sms: ConsentSms, locale: Locale): void {
     const { offer, paymentUid } = payment;
     if (sms.direction === 'MT') {
-      const text = messagesFor(locale).pinSms(sms.pin, offerName(offer, locale), offerPrice(offer, locale));
+      // The terms the checkout page shows: a free trial charges nothing today, so no bare price.
+      const text = messagesFor(locale).pinSms(sms.pin, offerName(offer, locale), priceLine(offer, locale));
       this.deps.sms.record({ direction: 'MT', from: line.operator.name, to: line.msisdn, text, paymentUid });
     } else {
       const to = this.deps.policy.moSms.shortCode;

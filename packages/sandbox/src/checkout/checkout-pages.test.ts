@@ -72,6 +72,24 @@ describe('checkout pages', () => {
     ).toBe('SUCCEEDED');
   });
 
+  it.each([
+    [
+      'en',
+      'offer_premium_monthly',
+      /is your code to confirm .+ \(Free for 7 days, then TND\s4\.500 per month\)/,
+    ],
+    ['fr', 'offer_premium_monthly', /est votre code pour confirmer .+ \(Gratuit pendant 7 jours, puis .+\)/],
+    ['ar', 'offer_premium_monthly', /هو رمز تأكيد .+ \(مجانًا لمدة .+، ثم .+\)/],
+    ['en', 'offer_day_pass', /is your code to confirm .+ \(TND\s\d\.\d{3}, paid once\)/],
+  ])('quotes in the PIN SMS (%s) the terms of the checkout page: %s', async (lang, offerUid, text) => {
+    await start();
+    const payment = await newPayment(offerUid);
+    await enterNumber(payment, '+21620000000', 'WIFI', lang);
+    const sms = world.sandbox.sms()[0]?.text ?? '';
+    expect(sms).toMatch(text);
+    // A free trial charges nothing today: the terms say so before the price, never the bare price.
+  });
+
   it('escapes everything a partner or a subscriber controls', async () => {
     await start((config) => {
       const dayPass = config.offers.find((offer) => offer.offerUid === 'offer_day_pass');

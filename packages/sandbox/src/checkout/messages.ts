@@ -44,7 +44,8 @@ export interface Messages {
   pinWrong(attemptsLeft: number): string;
   pinExpired: string;
   pinResend: string;
-  pinSms(code: string, offer: string, price: string): string;
+  /** The PIN's SMS; `terms` is the price line (a free trial: nothing today, then the price). */
+  pinSms(code: string, offer: string, terms: string): string;
   heTitle: string;
   heBody(operator: string, number: SafeHtml): SafeHtml;
   moTitle: string;
@@ -123,7 +124,7 @@ const en: Messages = {
   pinWrong: (attemptsLeft) => `Wrong code. Attempts left: ${attemptsLeft}.`,
   pinExpired: 'This code has expired. Ask for a new one.',
   pinResend: 'Send a new code',
-  pinSms: (code, offer, price) => `${code} is your code to confirm ${offer} (${price}). Never share it.`,
+  pinSms: (code, offer, terms) => `${code} is your code to confirm ${offer} (${terms}). Never share it.`,
   heTitle: 'Your line was recognised',
   heBody: (operator, number) => html`${operator} recognised the line ${number} over mobile data.`,
   moTitle: 'Confirm by SMS',
@@ -197,8 +198,8 @@ const fr: Messages = {
   pinWrong: (attemptsLeft) => `Code incorrect. Essais restants : ${attemptsLeft}.`,
   pinExpired: 'Ce code a expiré. Demandez-en un nouveau.',
   pinResend: 'Envoyer un nouveau code',
-  pinSms: (code, offer, price) =>
-    `${code} est votre code pour confirmer ${offer} (${price}). Ne le partagez jamais.`,
+  pinSms: (code, offer, terms) =>
+    `${code} est votre code pour confirmer ${offer} (${terms}). Ne le partagez jamais.`,
   heTitle: 'Votre ligne a été reconnue',
   heBody: (operator, number) => html`${operator} a reconnu la ligne ${number} via les données mobiles.`,
   moTitle: 'Confirmez par SMS',
@@ -271,7 +272,7 @@ const ar: Messages = {
   pinWrong: (attemptsLeft) => `رمز خاطئ. المحاولات المتبقية: ${attemptsLeft}.`,
   pinExpired: 'انتهت صلاحية هذا الرمز. اطلب رمزًا جديدًا.',
   pinResend: 'إرسال رمز جديد',
-  pinSms: (code, offer, price) => `${code} هو رمز تأكيد ${offer} (${price}). لا تشاركه مع أحد.`,
+  pinSms: (code, offer, terms) => `${code} هو رمز تأكيد ${offer} (${terms}). لا تشاركه مع أحد.`,
   heTitle: 'تم التعرّف على خطك',
   heBody: (operator, number) => html`تعرّف ${operator} على الخط ${number} عبر بيانات الجوال.`,
   moTitle: 'التأكيد عبر رسالة قصيرة',

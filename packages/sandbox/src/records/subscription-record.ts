@@ -64,9 +64,10 @@ export function hasEnded(status: SubscriptionStatus): status is EndedStatus {
 }
 
 /**
- * True while the free trial runs: no period paid yet, no charge failed, not ended. The status may
- * be TRIALING, PRE_CANCELED (cancelled at the trial's end) or ACTIVE (that cancellation withdrawn:
- * the spec's resume gives ACTIVE, and the trial still ends, with its first charge, at trialEndsAt).
+ * True while the free trial runs: no period paid yet, no charge failed, not ended. The status is
+ * TRIALING, or PRE_CANCELED (cancelled at the trial's end); a resume gives TRIALING back, and the
+ * trial still ends, with its first charge, at trialEndsAt. (A state file saved by an older sandbox
+ * may hold ACTIVE for a resumed trial: still this trial.)
  */
 export function isTrialRunning(record: SubscriptionRecord): boolean {
   return (

@@ -94,7 +94,7 @@ describe('--state / statePath', () => {
     );
   });
 
-  it('a trial resumed before a restart is still ACTIVE in its trial, and charged at its end', async () => {
+  it('a trial resumed before a restart is still TRIALING, and charged at its end', async () => {
     const statePath = join(stateDir(), 'sandbox-state.json');
     sandbox = await startTestSandbox({ statePath });
     const first = sandbox;
@@ -117,7 +117,7 @@ describe('--state / statePath', () => {
     const second = sandbox;
     const restored = dataOf(await apiGet(second, path, await getToken(second)), subscriptionSchema);
     expect(restored).toMatchObject({
-      status: 'ACTIVE',
+      status: 'TRIALING',
       cancelAt: null,
       trialEndsAt: '2030-01-08T00:00:00.000Z',
     });

@@ -1,4 +1,4 @@
-import { hasEnded, type SubscriptionRecord } from '../records/subscription-record.js';
+import { hasEnded, isTrialRunning, type SubscriptionRecord } from '../records/subscription-record.js';
 import { SubscriptionRefusal } from '../refusals/refusals.js';
 import type { SubscriptionCancelWhen } from '../shared/service-types.js';
 import { addDays } from './billing-period.js';
@@ -58,10 +58,11 @@ function preCancelInGrace(life: SubscriptionLife, subscription: SubscriptionReco
 }
 
 /**
- * Withdraws a PERIOD_END cancellation: ACTIVE with cancelAt null, as the spec's resume says,
- * wherever the cancellation was made. In a trial, the trial still ends at trialEndsAt with its
- * first charge (its period-end task was never dropped); with a renewal unpaid, the grace retries
- * the cancellation stopped go on, and the next failed one shows IN_GRACE again. Throws SUB-105.
+ * Withdraws a PERIOD_END cancellation, cancelAt null: ACTIVE, as the spec's resume says, or back
+ * to TRIALING in a trial. The spec's ACTIVE is "paid and running", and a trial "is TRIALING until
+ * trialEndsAt" with nothing charged: a resumed trial is still that trial, which ends at trialEndsAt
+ * with its first charge (its period-end task was never dropped). With a renewal unpaid, the grace
+ * retries the cancellation stopped go on, and the next failed one shows IN_GRACE again. Throws SUB-105.
  */
 export function resumeSubscription(life: SubscriptionLife, subscription: SubscriptionRecord): void {
   const { subscriptionUid } = subscription;
@@ -78,9 +79,9 @@ export function resumeSubscription(life: SubscriptionLife, subscription: Subscri
     life.periodEnds(subscription);
     throw noneScheduled();
   }
-  subscription.status = 'ACTIVE';
+  subscription.status = isTrialRunning(subscription) ? 'TRIALING' : 'ACTIVE';
   subscription.cancelAt = null;
-  life.log(`subscription ${subscriptionUid} resumed, ACTIVE`);
+  life.log(`subscription ${subscriptionUid} resumed, ${subscription.status}`);
   life.emit(subscription, 'subscription.updated');
   if (subscription.grace !== null) {
     // The retries the cancellation stopped go on, from the next one due.

@@ -21,7 +21,7 @@ import {
 const start = useSubscriptionWorld();
 
 describe('cancellation', () => {
-  it('pre-cancel then resume, in the trial and when paid: ACTIVE with cancelAt null each time, renewals go on', async () => {
+  it('pre-cancel then resume, in the trial and when paid: back to TRIALING, then ACTIVE, cancelAt null each time, renewals go on', async () => {
     const w = await start();
     const { subscriptionUid } = await subscribe(w);
     await advanceDays(w, 1);
@@ -35,17 +35,21 @@ describe('cancellation', () => {
       }),
     );
     await advanceDays(w, 1);
-    // The spec: PRE_CANCELED --resume--> ACTIVE, cancelAt null; the trial keeps its end.
+    // The spec: PRE_CANCELED --resume--> cancelAt null; ACTIVE is "paid and running", and a trial is
+    // TRIALING until trialEndsAt with nothing charged, so a resumed trial is TRIALING again.
     const resumedInTrial = await resumeSubscription(w, subscriptionUid);
     expect((resumedInTrial.body as { data: Subscription }).data).toEqual(
       await expectSubscription(w, subscriptionUid, {
-        status: 'ACTIVE',
+        status: 'TRIALING',
         cancelAt: null,
         currentPeriodEnd: day('01-08'),
         trialEndsAt: day('01-08'),
       }),
     );
-    expect(partnerEntitlement(w, await receivedEvents(w))?.trialEndsAt).toBe(day('01-08'));
+    expect(partnerEntitlement(w, await receivedEvents(w))).toMatchObject({
+      status: 'TRIALING',
+      trialEndsAt: day('01-08'),
+    });
     await advanceDays(w, 6);
     await cancelSubscription(w, subscriptionUid, 'PERIOD_END');
     await expectSubscription(w, subscriptionUid, { status: 'PRE_CANCELED', cancelAt: day('02-08') });
@@ -62,15 +66,15 @@ describe('cancellation', () => {
     await expectSubscription(w, subscriptionUid, { status: 'ACTIVE', currentPeriodEnd: day('03-08') });
     const events = await receivedEvents(w);
     // The events of a trial that was never cancelled: the reminder, then the paid conversion at
-    // the trial's end, which grants (only the status they carry says the trial was resumed).
+    // the trial's end, which grants.
     expect(
       events.map((event) => [event.event, event.subscriptionStatus, event.cancelAt, event.occurredAt]),
     ).toEqual([
       ['payment.succeeded', 'TRIALING', null, day('01-01')],
       ['subscription.trial_started', 'TRIALING', null, day('01-01')],
       ['subscription.updated', 'PRE_CANCELED', day('01-08'), day('01-02')],
-      ['subscription.updated', 'ACTIVE', null, day('01-03')],
-      ['subscription.trial_will_end', 'ACTIVE', null, day('01-05')],
+      ['subscription.updated', 'TRIALING', null, day('01-03')],
+      ['subscription.trial_will_end', 'TRIALING', null, day('01-05')],
       ['entitlement.granted', 'ACTIVE', null, day('01-08')],
       ['subscription.updated', 'PRE_CANCELED', day('02-08'), day('01-09')],
       ['subscription.updated', 'ACTIVE', null, day('01-10')],
@@ -101,8 +105,8 @@ describe('cancellation', () => {
     await advanceDays(w, 3);
     await expectSubscription(w, subscriptionUid, { status: 'SUSPENDED', cancelAt: null });
     expect(timeline(await receivedEvents(w)).slice(3)).toEqual([
-      ['subscription.updated', 'ACTIVE', day('01-02')],
-      ['subscription.trial_will_end', 'ACTIVE', day('01-05')],
+      ['subscription.updated', 'TRIALING', day('01-02')],
+      ['subscription.trial_will_end', 'TRIALING', day('01-05')],
       ['entitlement.updated', 'IN_GRACE', day('01-08')],
       ['subscription.failed', 'SUSPENDED', day('01-11')],
       ['entitlement.revoked', 'SUSPENDED', day('01-11')],

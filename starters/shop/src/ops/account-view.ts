@@ -1,4 +1,5 @@
 import type { AccessExplanation, AccessReason, OfferDefinition, Offers } from '@dcbkit/core';
+import type { HistoryEntry } from '@dcbkit/core/store';
 import { type HistoryRow, historyRows, stateText, type Words } from './history-rows.js';
 
 /** One product of the account, as the operator's account page shows it. */
@@ -9,8 +10,8 @@ export interface ProductView {
   hasAccess: boolean;
   /** Why access is on or off, in words. */
   reason: string;
-  /** The event that set the status, and when; undefined when none did. */
-  lastEvent: { name: string; at: string | null } | undefined;
+  /** The event that set the status, and when, in words; undefined when none did. */
+  lastEvent: LastEventView | undefined;
   subscriptionUid: string | null;
   /** After "read from the service": what the service says, and whether it differs from the store. */
   service: { status: string | undefined; drift: boolean; error: string | undefined } | undefined;
@@ -31,6 +32,37 @@ export interface AccountView {
   /** True when the service was read (`kit.explain` with `read: true`). */
   read: boolean;
 }
+
+/** The event behind the status: its bare name, and when it happened (or was read) in words. */
+export interface LastEventView {
+  /** The event's name (`payment.succeeded`), without the `read:` a server-side read adds. */
+  name: string;
+  /** "December 4…", or for a read "read from the service on December 4…". */
+  when: string;
+}
+
+/**
+ * `lastEventName` and `lastEventAt` in words. A read (`read:<event>`) says so; a read that proves
+ * no time (a payment read: lastEventAt null) is dated by when the kit applied it, from the history.
+ */
+export function lastEventView(
+  reason: AccessReason,
+  history: readonly HistoryEntry[],
+  words: Words,
+): LastEventView | undefined {
+  const { lastEventName, lastEventAt } = reason;
+  if (!lastEventName) return undefined;
+  const read = lastEventName.startsWith(READ_PREFIX);
+  const name = read ? lastEventName.slice(READ_PREFIX.length) : lastEventName;
+  const at = lastEventAt ?? history.find((entry) => entry.decision === 'applied')?.recordedAt ?? null;
+  if (!read) return { name, when: words.date(at) };
+  return {
+    name,
+    when: at ? words.t('ops.lastEvent.read', { date: words.date(at) }) : words.t('ops.lastEvent.readUndated'),
+  };
+}
+
+const READ_PREFIX = 'read:';
 
 /** The reasons whose words name a date; an entitlement without that date gets their `.undated` words. */
 const DATED_REASONS: ReadonlySet<string> = new Set(['trialing', 'canceling', 'ended']);
@@ -56,7 +88,7 @@ export function accountView(explanation: AccessExplanation, words: Words, offers
       status: stateText(words, entitlement?.status ?? null, null),
       hasAccess: reason.hasAccess,
       reason: reasonText(reason, words),
-      lastEvent: reason.lastEventName ? { name: reason.lastEventName, at: reason.lastEventAt } : undefined,
+      lastEvent: lastEventView(reason, product.history, words),
       subscriptionUid: entitlement?.subscriptionUid ?? null,
       service:
         service === undefined

@@ -1,5 +1,6 @@
 import {
   accessEndsAt,
+  accessReason,
   availableUnits,
   type DcbKit,
   type Entitlement,
@@ -50,6 +51,8 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
           entitlement,
           access: hasAccess(entitlement, now),
           endsAt: accessEndsAt(entitlement),
+          // A free trial (resumed or not): nothing is charged before this; null when no charge comes.
+          firstChargeAt: accessReason(entitlement, now).firstChargeAt,
           canCancelAtPeriodEnd: actions.cancelAtPeriodEnd,
           canCancelNow: actions.cancelNow,
           canResume: actions.resume,
