@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach, expect, it } from 'vitest';
 
 /** The sandbox's command as a partner's CI runs it (built by `pnpm build`, which `pnpm test` runs first). */
 const SANDBOX_BIN = fileURLToPath(new URL('../../packages/sandbox/bin/dcbkit-sandbox.js', import.meta.url));
@@ -133,4 +134,43 @@ export function checkReceiver(receiver: RunningReceiver): Promise<CheckRun> {
       }
     });
   });
+}
+
+/** As published: @dcbkit/sandbox/signed-events.json, for the receivers' own unit tests. */
+export const SIGNED_EVENTS = fileURLToPath(import.meta.resolve('@dcbkit/sandbox/signed-events.json'));
+
+/**
+ * The cases every receiver meets, registered in the caller's describe block: it passes the
+ * command, and each classic mistake planted in it (`RECEIVER_FLAW`) fails with the finding that
+ * names it. `start(flaw)` starts the receiver on a free port; it is stopped after each test.
+ */
+export function itPassesTheCheck(start: (flaw: string) => Promise<RunningReceiver>): void {
+  let running: RunningReceiver | undefined;
+  afterEach(async () => {
+    await running?.stop();
+    running = undefined;
+  });
+
+  it('passes every check', async () => {
+    running = await start('');
+    const run = await checkReceiver(running);
+    expect(run.failures, run.output).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(run.output).toContain('Passed.');
+  }, 60_000);
+
+  it.each([
+    ['reserialized-body', 'signature'],
+    ['no-dedupe', 'units'],
+  ])(
+    'fails with the %s flaw, naming %s',
+    async (flaw, finding) => {
+      running = await start(flaw);
+      const run = await checkReceiver(running);
+      expect(run.exitCode).toBe(1);
+      expect(run.failures).toContain(finding);
+      expect(run.output).toContain('Fix:');
+    },
+    60_000,
+  );
 }

@@ -1,16 +1,17 @@
 import type { RequestListener } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { formatPrice, memoryStore } from '@dcbkit/core';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShopApp } from '../../starters/shop/src/framework/express/create-shop-app.js';
 import { createLogger } from '../../starters/shop/src/logger.js';
 import { startShopReconciler } from '../../starters/shop/src/reconciler.js';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { MONTHS, type PlantedWorld, plantThreeMonths, startPlantedWorld } from '../metrics/planted-world.js';
 import { type Counted, sandboxTruth, withoutEmpty } from '../metrics/sandbox-truth.js';
 import { listen, type RunningServer } from '../support/listen.js';
-import { expectAccessible, newPhone, screenshot } from './support/phone.js';
+import { expectAccessible, screenshot } from './support/phone.js';
+import { signInAsOperator as signInAsShopOperator, useChromium, usePhones } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -40,27 +41,14 @@ const TABLE_COLUMNS: Record<string, Array<(row: Counted) => number>> = {
 // it; so is every number of the CSV. The page is the same on every framework (its routes are data,
 // src/web/shop-route.ts; the HTTP tests run it on both), so the browser walks it on Express.
 describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted history', () => {
-  let browser: Browser;
+  const browser = useChromium();
+  const phone = usePhones(browser);
   let world: PlantedWorld<ReturnType<typeof memoryStore>>;
   let shop: RunningServer;
   /** The sandbox's records by `<month>|<offerUid>`. */
   let truth: Map<string, Counted>;
-  const contexts: BrowserContext[] = [];
 
-  async function phone(language: Language): Promise<Page> {
-    const context = await newPhone(browser, language);
-    contexts.push(context);
-    return context.newPage();
-  }
-
-  async function signInAsOperator(page: Page): Promise<void> {
-    await page.goto(`${shop.url}/ops/sign-in`);
-    await page.locator('#operator-password').fill(PASSWORD);
-    await Promise.all([
-      page.waitForURL(`${shop.url}/ops`),
-      page.locator('form[action="/ops/sign-in"] button').click(),
-    ]);
-  }
+  const signInAsOperator = (page: Page) => signInAsShopOperator(page, shop.url, PASSWORD);
 
   /** Fills the page's form as an operator does and asks for the view. */
   async function ask(page: Page, view: { from: string; to: string; interval: string; offer?: string }) {
@@ -111,7 +99,6 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
   }
 
   beforeAll(async () => {
-    browser = await launchChromium();
     world = await startPlantedWorld(memoryStore());
     await plantThreeMonths(world);
     truth = withoutEmpty(await sandboxTruth(world.sandbox, MONTHS, world.spent));
@@ -138,10 +125,8 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
   }, 240_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await shop?.close();
     await world?.close();
-    await browser?.close();
   });
 
   it.each(LANGUAGES)('shows the planted months as charts and tables, accessible (%s)', async (language) => {

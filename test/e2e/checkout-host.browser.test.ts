@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '@dcbkit/sandbox';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
-import { expectAccessible, newPhone, screenshot } from './support/phone.js';
+import { expectAccessible, screenshot } from './support/phone.js';
+import { signInAs, signInAsOperator, useChromium, usePhones } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 const WRONG_HOST = 'https://checkout.wrong.example';
@@ -16,18 +16,15 @@ const OPERATOR_PASSWORD = 'an-operator-password-for-the-walk';
 // DCB_CHECKOUT_BASE_URL. A buyer's checkout ends on "Billing is unavailable"; then the operations
 // view, in each language, names the URL received, the variable and the host to set.
 describe.runIf(chromiumAvailable)('a wrong checkout host in a browser', () => {
-  let browser: Browser;
+  const browser = useChromium();
+  const phone = usePhones(browser);
   let sandbox: Sandbox;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await launchChromium();
     sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
   }, 60_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close();
-    await browser?.close();
     await sandbox?.close();
   });
 
@@ -55,15 +52,8 @@ describe.runIf(chromiumAvailable)('a wrong checkout host in a browser', () => {
         logLevel: 'silent',
       });
       // A buyer's checkout: refused, as the issue's new user met it.
-      const context = await newPhone(browser, 'en');
-      contexts.push(context);
-      const buyer = await context.newPage();
-      await buyer.goto(`${shop.url}/sign-in`);
-      await buyer.getByLabel('Amira').check();
-      await Promise.all([
-        buyer.waitForURL(`${shop.url}/`),
-        buyer.getByRole('button', { name: 'Sign in' }).click(),
-      ]);
+      const buyer = await phone('en');
+      await signInAs(buyer, shop.url, 'Amira');
       await buyer.locator('li#offer_day_pass').getByRole('button', { name: /Buy/ }).click();
       await buyer.locator('h1', { hasText: 'Billing is unavailable' }).waitFor();
       await screenshot(buyer, `${folder}/checkout-host-buyer-en`);
@@ -75,15 +65,8 @@ describe.runIf(chromiumAvailable)('a wrong checkout host in a browser', () => {
     });
 
     it.each(LANGUAGES)('the operations view names the host to set, accessible (%s)', async (language) => {
-      const context = await newPhone(browser, language);
-      contexts.push(context);
-      const page = await context.newPage();
-      await page.goto(`${shop.url}/ops/sign-in`);
-      await page.locator('#operator-password').fill(OPERATOR_PASSWORD);
-      await Promise.all([
-        page.waitForURL(`${shop.url}/ops`),
-        page.locator('form[action="/ops/sign-in"] button').click(),
-      ]);
+      const page = await phone(language);
+      await signInAsOperator(page, shop.url, OPERATOR_PASSWORD);
       expect(await page.locator('html').getAttribute('lang')).toBe(language);
       const notice = page.locator('.alert[role=alert]');
       expect(await notice.count()).toBe(1);

@@ -1,12 +1,12 @@
 import type { Sandbox } from '@dcbkit/sandbox';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAccessLength } from '../../starters/shop/src/format-access-length.js';
 import { type Language, translator } from '../../starters/shop/src/i18n.js';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
-import { expectAccessible, newPhone, screenshot } from './support/phone.js';
+import { expectAccessible, screenshot } from './support/phone.js';
 import { consentByPin } from './support/sandbox-checkout.js';
+import { signInAs, useChromium, usePhones } from './support/walk.js';
 
 // A day pass as a customer lives it, in each starter and each language, in Debian's Chromium on a
 // phone-sized screen: bought, it waits in the account without giving access; used, it gives a day,
@@ -27,20 +27,12 @@ function around(language: Language, key: string, placeholder: string, values: Re
 }
 
 describe.runIf(chromiumAvailable)('a day pass in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   describe.each(SHOPS)('the $name starter', ({ folder, startShop }) => {
     let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
     let sandbox: Sandbox;
-    const contexts: BrowserContext[] = [];
+    const phone = usePhones(browser);
 
     beforeAll(async () => {
       shop = await startShop({ env: {}, port: 0, logLevel: 'silent' });
@@ -49,27 +41,15 @@ describe.runIf(chromiumAvailable)('a day pass in a browser', () => {
     }, 60_000);
 
     afterAll(async () => {
-      for (const context of contexts) await context.close();
       await shop?.close();
     });
-
-    async function phone(language: Language): Promise<Page> {
-      const context = await newPhone(browser, language);
-      contexts.push(context);
-      return context.newPage();
-    }
 
     it.each(WALKS)(
       'is bought, used for a day that the account page dates, then over ($language)',
       async ({ language, account }) => {
         const t = translator(language);
         const page = await phone(language);
-        await page.goto(`${shop.url}/sign-in`);
-        await page.getByLabel(account).check();
-        await Promise.all([
-          page.waitForURL(`${shop.url}/`),
-          page.locator('form[action="/sign-in"] button[type=submit]').click(),
-        ]);
+        await signInAs(page, shop.url, account);
         expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
         // Before buying: what a pass gives, and that it starts when used.
         expect(await page.locator('li#offer_day_pass').textContent()).toContain(

@@ -1,10 +1,11 @@
 import type { Sandbox } from '@dcbkit/sandbox';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
 import { expectAccessible, newPhone, screenshot } from './support/phone.js';
 import { consentByPin } from './support/sandbox-checkout.js';
+import { signInAs, signInAsOperator, useChromium } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -30,15 +31,7 @@ const READ_FROM_THE_SERVICE = {
 // header leaves the screen to the page; the operations footer lines up with its column; "Last
 // event" names the event in words, with a date, never the raw `read:` marker.
 describe.runIf(chromiumAvailable)('the look of the pages in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   describe.each(SHOPS)('the $name starter', ({ folder, startShop }) => {
     let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
@@ -51,19 +44,11 @@ describe.runIf(chromiumAvailable)('the look of the pages in a browser', () => {
       return context.newPage();
     }
     const laptop = (language: Language) =>
-      browser
+      browser()
         .newContext({ viewport: LAPTOP, locale: language, extraHTTPHeaders: { 'accept-language': language } })
         .then(track);
-    const phone = (language: Language) => newPhone(browser, language).then(track);
-
-    async function signIn(page: Page, language: Language): Promise<void> {
-      await page.goto(`${shop.url}/sign-in`);
-      await page.getByLabel(DEMO[language]).check();
-      await Promise.all([
-        page.waitForURL(`${shop.url}/`),
-        page.locator('form[action="/sign-in"] button').click(),
-      ]);
-    }
+    const phone = (language: Language) => newPhone(browser(), language).then(track);
+    const signIn = (page: Page, language: Language) => signInAs(page, shop.url, DEMO[language]);
 
     beforeAll(async () => {
       shop = await startShop({ env: {}, port: 0, logLevel: 'silent' });
@@ -142,12 +127,7 @@ describe.runIf(chromiumAvailable)('the look of the pages in a browser', () => {
         }
 
         const page = await laptop(language);
-        await page.goto(`${shop.url}/ops/sign-in`);
-        await page.locator('#operator-password').fill(password);
-        await Promise.all([
-          page.waitForURL(`${shop.url}/ops`),
-          page.locator('form[action="/ops/sign-in"] button').click(),
-        ]);
+        await signInAsOperator(page, shop.url, password);
         const account = `demo-${DEMO[language].toLowerCase().replace('é', 'e')}`;
         await page.goto(`${shop.url}/ops/account?key=${account}`);
         const card = page.locator('section.card', { hasText: 'prod_day_pass' });

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '@dcbkit/sandbox';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
-import { expectAccessible, newPhone, screenshot } from './support/phone.js';
+import { expectAccessible, screenshot } from './support/phone.js';
+import { signInAs, useChromium, usePhones } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -38,27 +38,13 @@ const WALKS: Record<Language, { name: string; msisdn: string; banner: string; sm
 // environment moves no money, so the banner says so as on the embedded sandbox; and the PIN's SMS
 // for a free trial quotes the trial's terms, not the price as if charged today.
 describe.runIf(chromiumAvailable)('the shop against the standalone sandbox in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   describe.each(SHOPS)('the $name starter', ({ folder, startShop }) => {
     let sandbox: Sandbox;
     let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
     let dataDir: string;
-    const contexts: BrowserContext[] = [];
-
-    async function phone(language: Language): Promise<Page> {
-      const context = await newPhone(browser, language);
-      contexts.push(context);
-      return context.newPage();
-    }
+    const phone = usePhones(browser);
 
     beforeAll(async () => {
       sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
@@ -82,7 +68,6 @@ describe.runIf(chromiumAvailable)('the shop against the standalone sandbox in a 
     }, 60_000);
 
     afterAll(async () => {
-      for (const context of contexts) await context.close();
       await shop?.close();
       await sandbox?.close();
       await rm(dataDir, { recursive: true, force: true });
@@ -93,12 +78,7 @@ describe.runIf(chromiumAvailable)('the shop against the standalone sandbox in a 
       async (language) => {
         const walk = WALKS[language];
         const page = await phone(language);
-        await page.goto(`${shop.url}/sign-in`);
-        await page.getByLabel(walk.name).check();
-        await Promise.all([
-          page.waitForURL(`${shop.url}/`),
-          page.locator('form[action="/sign-in"] button').click(),
-        ]);
+        await signInAs(page, shop.url, walk.name);
         expect(await page.locator('html').getAttribute('lang')).toBe(language);
         expect(await page.locator('p.sandbox[role=note]').textContent()).toContain(walk.banner);
         await expectAccessible(page);

@@ -1,10 +1,11 @@
 import type { Sandbox } from '@dcbkit/sandbox';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
-import { expectAccessible, newPhone, screenshot } from './support/phone.js';
+import { expectAccessible, screenshot } from './support/phone.js';
 import { consentByPin } from './support/sandbox-checkout.js';
+import { signInAs, signInAsOperator, useChromium, usePhones } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 type Language = (typeof LANGUAGES)[number];
@@ -44,28 +45,14 @@ const WORDS: Record<
 // language. Nothing is charged before the trial's end: the account page and the operations view
 // say the trial runs until then and when the first charge comes, never "Active".
 describe.runIf(chromiumAvailable)('a resumed free trial in a browser', () => {
-  let browser: Browser;
-
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   describe.each(SHOPS)('the $name starter', ({ folder, startShop }) => {
     let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
     let sandbox: Sandbox;
     let password: string;
     let trialEnds: string;
-    const contexts: BrowserContext[] = [];
-
-    async function phone(language: Language): Promise<Page> {
-      const context = await newPhone(browser, language);
-      contexts.push(context);
-      return context.newPage();
-    }
+    const phone = usePhones(browser);
 
     /** The text of a row of a card's terms, by its term. */
     const term = (page: Page, name: string) =>
@@ -79,12 +66,7 @@ describe.runIf(chromiumAvailable)('a resumed free trial in a browser', () => {
 
       // Amira subscribes to Premium (a free trial), cancels at its end, then resumes.
       const page = await phone('en');
-      await page.goto(`${shop.url}/sign-in`);
-      await page.getByLabel('Amira').check();
-      await Promise.all([
-        page.waitForURL(`${shop.url}/`),
-        page.getByRole('button', { name: 'Sign in' }).click(),
-      ]);
+      await signInAs(page, shop.url, 'Amira');
       await Promise.all([
         page.waitForURL(`${sandbox.checkoutBaseUrl}/c/**`),
         page
@@ -112,7 +94,6 @@ describe.runIf(chromiumAvailable)('a resumed free trial in a browser', () => {
     }, 60_000);
 
     afterAll(async () => {
-      for (const context of contexts) await context.close();
       await shop?.close();
     });
 
@@ -121,12 +102,7 @@ describe.runIf(chromiumAvailable)('a resumed free trial in a browser', () => {
       async (language) => {
         const words = WORDS[language];
         const page = await phone(language);
-        await page.goto(`${shop.url}/sign-in`);
-        await page.getByLabel('Amira').check();
-        await Promise.all([
-          page.waitForURL(`${shop.url}/`),
-          page.locator('form[action="/sign-in"] button').click(),
-        ]);
+        await signInAs(page, shop.url, 'Amira');
         await page.goto(`${shop.url}/account`);
         expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
         expect(await page.locator('.status').textContent()).toBe(words.status);
@@ -147,12 +123,7 @@ describe.runIf(chromiumAvailable)('a resumed free trial in a browser', () => {
     it.each(LANGUAGES)('the operations view says the same of the account (%s)', async (language) => {
       const words = WORDS[language];
       const page = await phone(language);
-      await page.goto(`${shop.url}/ops/sign-in`);
-      await page.locator('#operator-password').fill(password);
-      await Promise.all([
-        page.waitForURL(`${shop.url}/ops`),
-        page.locator('form[action="/ops/sign-in"] button').click(),
-      ]);
+      await signInAsOperator(page, shop.url, password);
       await page.goto(`${shop.url}/ops/account?key=demo-amira&read=1`);
       expect(await page.locator('dd.status').first().textContent()).toBe(words.status);
       expect(await page.locator('dd.reason').first().textContent()).toContain(words.reason);

@@ -24,6 +24,7 @@ export {
   successEnvelopeSchema,
   tokenResponseSchema,
 } from './envelope.js';
+export { WEBHOOK_EVENT_NAMES } from './event-names.js';
 export { isValidIdempotencyKey } from './idempotency.js';
 export { offerDefinitionSchema } from './offer.js';
 export { offerTypeSchema } from './offer-type.js';
