@@ -21,6 +21,7 @@ import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js
 import type { WebhookHandler } from '../webhooks/webhook-handler-types.js';
 import type { WebhookHealth } from '../webhooks/webhook-health.js';
 import type { AccessExplanation, ExplainOptions } from './explain.js';
+import type { ExplainLineOptions, LineExplanation } from './explain-line.js';
 import type { Readiness } from './readiness.js';
 
 /** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping and history too. */
@@ -146,6 +147,13 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * view of each subscription with a drift flag.
    */
   explain(accountKey: string, options?: ExplainOptions): Promise<AccessExplanation>;
+  /**
+   * "Who holds what on this phone line?": the accounts with an entitlement on the line
+   * (`subscriberUid`), their products and access, and `paysTwice`, the products the line holds
+   * live subscriptions of under several accounts. With `read: true`, the service's view of each
+   * live subscription. Needs a store that answers by line (`linesKept` is false otherwise).
+   */
+  explainLine(subscriberUid: string, options?: ExplainLineOptions): Promise<LineExplanation>;
   /** The webhook receiver's counts since start: accepted, duplicate, refused and failed by code, the last accepted time. */
   webhookHealth(): WebhookHealth;
   /** For a readiness probe: the store answers a read and an access token can be obtained, each within 5 s. */
