@@ -42,6 +42,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
   const client = isClient(resolved.client) ? resolved.client : createClient(resolved.client);
   const webhook = createWebhookHandler({
     ...resolved.webhook,
+    subscriptions: client.subscriptions,
     confirm: (event) =>
       event.subscriptionUid === undefined
         ? Promise.resolve(undefined)

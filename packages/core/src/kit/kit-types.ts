@@ -13,6 +13,7 @@ import type { ReconcileRunOptions } from '../reconcile/reconcile-options.js';
 import type { ReconcileReport } from '../reconcile/reconcile-report.js';
 import type { Reconciler, StartReconcilerOptions } from '../reconcile/start-reconciler.js';
 import type { PartnerRoutes, PartnerRoutesOptions } from '../routes/partner-route-types.js';
+import type { LinePolicy } from '../schemas/line-pays-twice.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
@@ -68,6 +69,13 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   checkoutBaseUrl?: string;
   /** Your listeners: per event name, and for access granted or revoked. At least once: make them idempotent. */
   on?: WebhookListeners;
+  /**
+   * When one phone line pays twice for a product (two accounts, one line): `report` (default, both
+   * keep access; recorded, logged, `onError` and `on.linePaysTwice`) or `cancel-newer` (the newer
+   * subscription is also cancelled at period end, so the line is never charged a second renewal).
+   * docs/entitlements.md#one-line-two-accounts.
+   */
+  linePolicy?: LinePolicy;
   /** One logger for every part. pino plugs in as it is. Default: warnings and errors on the console. */
   logger?: DcbLogger;
   /** Your error tracker: receives the Error whenever the webhook answers 5xx or a route fails. */

@@ -25,6 +25,7 @@ export {
   tokenResponseSchema,
 } from './envelope.js';
 export { isValidIdempotencyKey } from './idempotency.js';
+export type { LinePaysTwiceContext, LinePolicy } from './line-pays-twice.js';
 export { offerDefinitionSchema } from './offer.js';
 export { offerTypeSchema } from './offer-type.js';
 export { canceledPaymentSchema, paymentSchema } from './payment.js';
