@@ -1,9 +1,10 @@
-import type { DcbKit, Entitlement } from '@dcbkit/core';
+import type { DcbKit } from '@dcbkit/core';
 import { isHistoryStore } from '@dcbkit/core/store';
 import type { PageContext } from '../views.js';
+import { stateText } from './history-rows.js';
 
 /** What the page names products with. */
-type Naming = Pick<PageContext, 'offerName'>;
+type Naming = Pick<PageContext, 'offerName' | 't' | 'date'>;
 
 /** A phone line the operations view shows, from `kit.explainLine`. */
 export interface LineView {
@@ -15,7 +16,8 @@ export interface LineView {
     products: {
       productUid: string;
       name: string;
-      status: Entitlement['status'];
+      /** In words, as the history shows states. */
+      status: string;
       hasAccess: boolean;
       subscriptionUid: string | null;
     }[];
@@ -48,7 +50,7 @@ export async function lineView(kit: DcbKit, subscriberUid: string, words: Naming
       products: products.map(({ entitlement, reason }) => ({
         productUid: entitlement.productUid,
         name: nameOf(entitlement.productUid, entitlement.offerUid),
-        status: entitlement.status,
+        status: stateText(words, entitlement.status, null),
         hasAccess: reason.hasAccess,
         subscriptionUid: entitlement.subscriptionUid,
       })),
