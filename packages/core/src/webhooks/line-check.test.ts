@@ -172,6 +172,33 @@ describe('a line that pays twice', () => {
     expect(linePaysTwice).not.toHaveBeenCalled();
   });
 
+  it('is not seen with a store that cannot answer by line: the kit works as before', async () => {
+    const { memoryEntitlements } = await import('../store/memory-entitlements.js');
+    const { store } = memoryEntitlements();
+    const { listBySubscriberUid: _, ...withoutLines } = store;
+    const cancel = vi.fn();
+    const linePaysTwice = vi.fn();
+    const client = {
+      payments: {},
+      subscriptions: { cancel, retrieve: vi.fn() },
+      checkConnection: async () => {},
+    };
+    const kit = createDcbKit({
+      client: client as unknown as DcbClient,
+      webhookSecrets: SECRET,
+      offers,
+      store: withoutLines as typeof store,
+      logger: {},
+      now: () => NOW,
+      linePolicy: 'cancel-newer',
+      on: { linePaysTwice },
+    });
+    expect((await kit.webhook(bought('user_a', 'sub_1', 'pay_1'))).status).toBe(200);
+    expect((await kit.webhook(bought('user_b', 'sub_2', 'pay_2'))).status).toBe(200);
+    expect(linePaysTwice).not.toHaveBeenCalled();
+    expect(cancel).not.toHaveBeenCalled();
+  });
+
   it("refuses linePolicy 'cancel-newer' without the API's subscriptions, and an unknown policy", async () => {
     const { createWebhookHandler } = await import('./create-webhook-handler.js');
     const { memoryLedger } = await import('../ledger/memory-ledger.js');
