@@ -64,6 +64,22 @@ export function renewingTwinsOf(entitlement: Entitlement, line: readonly Entitle
   );
 }
 
-function willRenew(entitlement: Entitlement): boolean {
+/** A live subscription not cancelled at period end: it will be charged again. */
+export function willRenew(entitlement: Entitlement): boolean {
   return isLiveSubscription(entitlement) && entitlement.status !== 'PRE_CANCELED';
+}
+
+/**
+ * The newest subscription of each product the line would renew under several accounts: what
+ * `cancel-newer` cancels. In productUid order; empty when the line pays once at its renewals.
+ */
+export function newerOfRenewingTwins(line: readonly Entitlement[]): Entitlement[] {
+  const newer = new Map<string, Entitlement>();
+  for (const entitlement of line) {
+    const twins = renewingTwinsOf(entitlement, line);
+    if (twins.length === 0) continue;
+    const newest = [entitlement, ...twins].sort(newerFirst)[0] as Entitlement;
+    newer.set(newest.productUid, newest);
+  }
+  return [...newer.values()].sort((a, b) => (a.productUid < b.productUid ? -1 : 1));
 }

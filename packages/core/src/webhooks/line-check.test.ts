@@ -31,7 +31,11 @@ function kitWith(
     retrieve: vi.fn(async (uid: string) => subscription(uid)),
     cancel: vi.fn(cancel),
   };
-  const client = { payments: {}, subscriptions, checkConnection: async () => {} } as unknown as DcbClient;
+  const client = {
+    payments: { retrieve: vi.fn() },
+    subscriptions,
+    checkConnection: async () => {},
+  } as unknown as DcbClient;
   const linePaysTwice = vi.fn();
   const onError = vi.fn();
   const warn = vi.fn();
@@ -140,6 +144,30 @@ describe('a line that pays twice', () => {
     expect((await kit.webhook(bought('user_b', 'sub_2', 'pay_2'))).status).toBe(200);
     expect(subscriptions.cancel).toHaveBeenCalledTimes(2);
     expect(await store.get('user_b', 'prod_premium')).toMatchObject({ status: 'PRE_CANCELED' });
+  });
+
+  it('cancel-newer: a cancel whose event the service stopped retrying is made by the next reconcile run', async () => {
+    let fail = true;
+    const { kit, store, subscriptions } = kitWith('cancel-newer', async (uid) => {
+      if (fail) throw new DcbError('timeout', 'the service did not answer');
+      return subscription(uid, { status: 'PRE_CANCELED', cancelAt: CANCEL_AT });
+    });
+    await kit.webhook(bought('user_a', 'sub_1', 'pay_1'));
+    expect((await kit.webhook(bought('user_b', 'sub_2', 'pay_2'))).status).toBe(503);
+    // A dry run and an account's run cancel nothing; a failing cancel is left to the next run.
+    await kit.reconcile({ dryRun: true });
+    await kit.reconcile({ accountKey: 'user_b' });
+    await kit.reconcile();
+    expect(subscriptions.cancel).toHaveBeenCalledTimes(2);
+    expect(await store.get('user_b', 'prod_premium')).toMatchObject({ status: 'ACTIVE' });
+    fail = false;
+    await kit.reconcile();
+    expect(subscriptions.cancel.mock.calls.at(-1)).toEqual(['sub_2', { when: 'PERIOD_END' }]);
+    expect(await store.get('user_b', 'prod_premium')).toMatchObject({ status: 'PRE_CANCELED' });
+    expect(await store.get('user_a', 'prod_premium')).toMatchObject({ status: 'ACTIVE' });
+    // Cancelled: the line no longer renews twice, the next run cancels nothing more.
+    await kit.reconcile();
+    expect(subscriptions.cancel).toHaveBeenCalledTimes(3);
   });
 
   it('cancel-newer: a cancel refused because another instance cancelled first is read and taken', async () => {
