@@ -137,7 +137,7 @@ describe.runIf(chromiumAvailable)('the operations view in a browser', () => {
         await page.locator('#account-key').fill('demo-amira');
         await Promise.all([
           page.waitForURL(`${shop.url}/ops/account?key=demo-amira`),
-          page.locator('form[role=search] button').click(),
+          page.locator('form[role=search][action="/ops/account"] button').click(),
         ]);
         const history = page.locator('table.data', { has: page.locator('caption') }).first();
         expect(await history.locator('tbody tr').count()).toBeGreaterThan(0);

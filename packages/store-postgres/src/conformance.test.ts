@@ -1,6 +1,7 @@
 import {
   runHistoryConformance,
   runLedgerConformance,
+  runLineConformance,
   runMetricsConformance,
   runReconcileConformance,
   runStoreConformance,
@@ -32,6 +33,7 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   runReconcileConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runHistoryConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runMetricsConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runLineConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => shortLease.ledger, {
     name: 'postgresStore, short lease',
@@ -54,5 +56,6 @@ describe('on PGlite', () => {
   runReconcileConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runHistoryConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runMetricsConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runLineConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });
 });

@@ -2,6 +2,7 @@ import { accessEffectOf } from '../access/event-table.js';
 import { hasAccess } from '../access/has-access.js';
 import { isLastApplied } from '../access/times.js';
 import type { Entitlement } from '../schemas/entitlement.js';
+import type { LinePaysTwiceContext } from '../schemas/line-pays-twice.js';
 import type { PaymentWebhookEvent, WebhookEvent, WebhookEventName } from '../schemas/webhook-event.js';
 
 /** The event typed by its name: payment events always carry paymentUid, status, productUid and offerUid. */
@@ -49,6 +50,11 @@ export interface WebhookListeners extends EventListeners {
   accessRevoked?: Listener<AccessContext>;
   /** An event named an offer missing from your offers: nothing was written; add the offer, then replay it from the console. */
   unknownOffer?: Listener<{ event: WebhookEvent; offerUid: string | undefined }>;
+  /**
+   * A payment made a phone line hold live subscriptions of one product under several accounts:
+   * the line is charged for each (see the handler's `linePolicy`). Needs a store that answers by line.
+   */
+  linePaysTwice?: Listener<LinePaysTwiceContext>;
 }
 
 /**

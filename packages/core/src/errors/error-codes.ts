@@ -221,6 +221,18 @@ export const DCB_ERROR_CODES = {
     meaning: 'no entitlement for this account and product',
     httpStatus: 503,
   },
+  line_pays_twice: {
+    group: 'entitlement',
+    meaning:
+      'a phone line holds live subscriptions of one product under several accounts: it is charged for each',
+  },
+  // 503: the newer subscription could not be cancelled yet; the service's retry of the event tries again.
+  line_cancel_failed: {
+    group: 'entitlement',
+    meaning:
+      "linePolicy 'cancel-newer' could not cancel the newer subscription of a line that pays twice yet",
+    httpStatus: 503,
+  },
   not_consumable: { group: 'entitlement', meaning: 'only CONSUMABLE entitlements have units' },
   entitlement_revoked: { group: 'entitlement', meaning: 'access has ended' },
   no_units_left: { group: 'entitlement', meaning: 'every unit bought has been used' },

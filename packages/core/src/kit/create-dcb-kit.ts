@@ -11,6 +11,7 @@ import type { EntitlementStore } from '../store/entitlement-store.js';
 import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { accountViews } from './account-views.js';
 import { explainAccess } from './explain.js';
+import { explainLine } from './explain-line.js';
 import { metricsOf } from './kit-metrics.js';
 import { kitReconcilers } from './kit-reconcile.js';
 import type { DcbKit, DcbKitConfig, DefaultStore } from './kit-types.js';
@@ -41,6 +42,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
   const client = isClient(resolved.client) ? resolved.client : createClient(resolved.client);
   const webhook = createWebhookHandler({
     ...resolved.webhook,
+    subscriptions: client.subscriptions,
     confirm: (event) =>
       event.subscriptionUid === undefined
         ? Promise.resolve(undefined)
@@ -96,6 +98,8 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     },
     ...kitReconcilers(resolved, client),
     explain: (accountKey, options) => explainAccess({ store, client, offers, now }, accountKey, options),
+    explainLine: (subscriberUid, options) =>
+      explainLine({ store, client, offers, now }, subscriberUid, options),
     webhookHealth: () => webhook.health(),
     checkReadiness: () => checkReadiness(store, client),
     metrics: (query) => metricsOf(metrics, offers, query),

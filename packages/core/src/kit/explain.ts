@@ -129,8 +129,9 @@ export async function explainAccess(
   };
 }
 
-async function serviceView(
-  context: ExplainContext,
+/** The service's view of the entitlement's subscription, beside the store's (a failed read says its code). */
+export async function serviceView(
+  context: Pick<ExplainContext, 'client'>,
   entitlement: Entitlement,
   at: Date,
 ): Promise<ServiceView> {

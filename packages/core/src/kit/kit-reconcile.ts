@@ -1,9 +1,11 @@
+import { historyRecorder } from '../apply/history-entry.js';
 import type { DcbClient } from '../client/create-client.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { type ReconcileRunOptions, requireReconcileStore } from '../reconcile/reconcile-options.js';
 import { startReconciler } from '../reconcile/start-reconciler.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { DcbKit } from './kit-types.js';
+import { cancelNewerOnLinesPayingTwice } from './line-sweep.js';
 import type { ResolvedKitConfig } from './resolve-kit-config.js';
 
 /** The kit's `reconcile` and `startReconciler`, on its store, offers, listeners and history. */
@@ -12,9 +14,20 @@ export function kitReconcilers<Store extends EntitlementStore>(
   client: DcbClient,
 ): Pick<DcbKit<Store>, 'reconcile' | 'startReconciler'> {
   const { store, history, logger } = resolved;
-  const reconcileWithKit = (options: ReconcileRunOptions = {}) => {
+  const recordHistory = historyRecorder(history);
+  const reconcileWithKit = async (options: ReconcileRunOptions = {}) => {
     requireReconcileStore(store, 'kit.reconcile');
-    return reconcile({ ...options, ...resolved.reconcile, client, store });
+    const report = await reconcile({ ...options, ...resolved.reconcile, client, store });
+    // A cancel the webhook could not make, and whose event the service stopped retrying, is made here.
+    if (
+      resolved.webhook.linePolicy === 'cancel-newer' &&
+      !options.dryRun &&
+      options.accountKey === undefined
+    ) {
+      const { offers, now } = resolved;
+      await cancelNewerOnLinesPayingTwice({ store, client, offers, now, logger, recordHistory });
+    }
+    return report;
   };
   /** One reconcile run, then the history older than the retention pruned (under the same lock). */
   const reconcileAndPrune = async (options: ReconcileRunOptions) => {

@@ -13,6 +13,7 @@ import type { ReconcileRunOptions } from '../reconcile/reconcile-options.js';
 import type { ReconcileReport } from '../reconcile/reconcile-report.js';
 import type { Reconciler, StartReconcilerOptions } from '../reconcile/start-reconciler.js';
 import type { PartnerRoutes, PartnerRoutesOptions } from '../routes/partner-route-types.js';
+import type { LinePolicy } from '../schemas/line-pays-twice.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
@@ -21,6 +22,7 @@ import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js
 import type { WebhookHandler } from '../webhooks/webhook-handler-types.js';
 import type { WebhookHealth } from '../webhooks/webhook-health.js';
 import type { AccessExplanation, ExplainOptions } from './explain.js';
+import type { ExplainLineOptions, LineExplanation } from './explain-line.js';
 import type { Readiness } from './readiness.js';
 
 /** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping and history too. */
@@ -67,6 +69,13 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
   checkoutBaseUrl?: string;
   /** Your listeners: per event name, and for access granted or revoked. At least once: make them idempotent. */
   on?: WebhookListeners;
+  /**
+   * When one phone line pays twice for a product (two accounts, one line): `report` (default, both
+   * keep access; recorded, logged, `onError` and `on.linePaysTwice`) or `cancel-newer` (the newer
+   * subscription is also cancelled at period end, so the line is never charged a second renewal).
+   * docs/entitlements.md#one-line-two-accounts.
+   */
+  linePolicy?: LinePolicy;
   /** One logger for every part. pino plugs in as it is. Default: warnings and errors on the console. */
   logger?: DcbLogger;
   /** Your error tracker: receives the Error whenever the webhook answers 5xx or a route fails. */
@@ -146,6 +155,13 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * view of each subscription with a drift flag.
    */
   explain(accountKey: string, options?: ExplainOptions): Promise<AccessExplanation>;
+  /**
+   * "Who holds what on this phone line?": the accounts with an entitlement on the line
+   * (`subscriberUid`), their products and access, and `paysTwice`, the products the line holds
+   * live subscriptions of under several accounts. With `read: true`, the service's view of each
+   * live subscription. Needs a store that answers by line (`linesKept` is false otherwise).
+   */
+  explainLine(subscriberUid: string, options?: ExplainLineOptions): Promise<LineExplanation>;
   /** The webhook receiver's counts since start: accepted, duplicate, refused and failed by code, the last accepted time. */
   webhookHealth(): WebhookHealth;
   /** For a readiness probe: the store answers a read and an access token can be obtained, each within 5 s. */

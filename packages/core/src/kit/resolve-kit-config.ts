@@ -38,7 +38,7 @@ export interface ResolvedKitConfig<Store extends EntitlementStore> {
   /** The client as given, or the options to make it with (the kit's logger and clock added). */
   readonly client: DcbClient | CreateClientOptions;
   /** The webhook handler's options, but for `confirm`, which needs the client. */
-  readonly webhook: Omit<CreateWebhookHandlerOptions, 'confirm'>;
+  readonly webhook: Omit<CreateWebhookHandlerOptions, 'confirm' | 'subscriptions'>;
   /** The partner routes' options but for the client and the grant; undefined without `returnUrl`. */
   readonly routes: Omit<PartnerRoutesOptions, 'client' | 'grantSucceededPayment'> | undefined;
   /** What every reconcile run of the kit passes, but for the client and the run's own options. */
@@ -93,6 +93,7 @@ export function resolveKitConfig<Store extends EntitlementStore>(
         toleranceSeconds: config.toleranceSeconds,
         maxBodyBytes: config.maxBodyBytes,
         timeoutMs: config.timeoutMs,
+        linePolicy: config.linePolicy,
       }),
     },
     routes: config.returnUrl === undefined ? undefined : routesOptionsOf(config, shared, config.returnUrl),

@@ -26,6 +26,7 @@ export {
 } from './envelope.js';
 export { WEBHOOK_EVENT_NAMES } from './event-names.js';
 export { isValidIdempotencyKey } from './idempotency.js';
+export type { LinePaysTwiceContext, LinePolicy } from './line-pays-twice.js';
 export { offerDefinitionSchema } from './offer.js';
 export { offerTypeSchema } from './offer-type.js';
 export { canceledPaymentSchema, paymentSchema } from './payment.js';

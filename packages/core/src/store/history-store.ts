@@ -20,7 +20,10 @@ export type HistorySource =
  * - `duplicate`: a webhook delivery of an event already processed; not applied again;
  * - `stale`: an event older than the one the entitlement holds; its status was not taken;
  * - `superseded`: an event of the same instant that lost to the held one by the order of steps;
- * - `tie_settled_by_read`: a same-instant tie that a read of the subscription settled.
+ * - `tie_settled_by_read`: a same-instant tie that a read of the subscription settled;
+ * - `line_pays_twice`: the entitlement's phone line (`subscriberUid`) holds a live subscription of
+ *   the same product under another account: the line is charged for both. Not a change of the
+ *   entitlement: recorded in both accounts' history (see `on.linePaysTwice`).
  */
 export type HistoryDecision =
   | 'applied'
@@ -28,7 +31,8 @@ export type HistoryDecision =
   | 'duplicate'
   | 'stale'
   | 'superseded'
-  | 'tie_settled_by_read';
+  | 'tie_settled_by_read'
+  | 'line_pays_twice';
 
 /** One line of an entitlement's history: what happened, what the rules decided, before and after. */
 export interface HistoryEntry {
@@ -52,6 +56,11 @@ export interface HistoryEntry {
   /** CONSUMABLE: units left before and after; null for other types. */
   readonly unitsBefore: number | null;
   readonly unitsAfter: number | null;
+  /**
+   * The phone line the entry is about, on the entries that name one (`line_pays_twice`); absent
+   * on the others. A store that keeps no line drops it: the entry's subscriptionUid still says which.
+   */
+  readonly subscriberUid?: string | null;
 }
 
 export interface HistoryQuery {

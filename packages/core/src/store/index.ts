@@ -7,6 +7,7 @@
 export { consumeUnitAt } from '../access/consume-unit.js';
 export { decide, factsOf } from '../access/decide.js';
 export type { EntitlementFacts, KnownFacts } from '../access/facts.js';
+export { type LinePaysTwice, linePaysTwice } from '../access/line-twins.js';
 export {
   type DueCheck,
   type DueReason,
@@ -28,6 +29,7 @@ export {
   ledgerLeaseChecks,
   runLedgerConformance,
 } from './conformance/ledger-conformance.js';
+export { lineChecks, runLineConformance } from './conformance/line-conformance.js';
 export { metricsChecks, runMetricsConformance } from './conformance/metrics-conformance.js';
 export { reconcileChecks, runReconcileConformance } from './conformance/reconcile-conformance.js';
 export { runStoreConformance, storeChecks } from './conformance/store-conformance.js';
@@ -47,6 +49,7 @@ export {
   type HistoryStore,
   isHistoryStore,
 } from './history-store.js';
+export { isLineStore, type LineStore } from './line-store.js';
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {
   type DueEntitlementsQuery,

@@ -2,6 +2,7 @@ import { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from '../acces
 import { optionError } from '../errors/option-error.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import type { EntitlementChange, EntitlementStore, EntitlementUpdate } from './entitlement-store.js';
+import { byAccountThenProduct, type LineStore } from './line-store.js';
 
 /** Where one entitlement lives; the indexes point at slots, so a write replaces one reference. */
 interface Slot {
@@ -15,11 +16,13 @@ interface Indexes {
   readonly accounts: Map<string, Slot[]>;
   readonly bySubscription: Map<string, Slot>;
   readonly byPayment: Map<string, Slot>;
+  /** The slots of each line (subscriberUid): a line holds a few entitlements. */
+  readonly byLine: Map<string, Set<Slot>>;
 }
 
 /** The memory store's entitlements and their indexes, and every entitlement held, for reconciliation. */
 export interface MemoryEntitlements {
-  readonly store: EntitlementStore;
+  readonly store: EntitlementStore & LineStore;
   /** Every entitlement held, in no order. */
   all(): Iterable<Entitlement>;
 }
@@ -30,9 +33,14 @@ export interface MemoryEntitlements {
  * throughout, and every change makes a new record, so one already returned never changes.
  */
 export function memoryEntitlements(): MemoryEntitlements {
-  const indexes: Indexes = { accounts: new Map(), bySubscription: new Map(), byPayment: new Map() };
-  const { accounts, bySubscription, byPayment } = indexes;
-  const store: EntitlementStore = {
+  const indexes: Indexes = {
+    accounts: new Map(),
+    bySubscription: new Map(),
+    byPayment: new Map(),
+    byLine: new Map(),
+  };
+  const { accounts, bySubscription, byPayment, byLine } = indexes;
+  const store: EntitlementStore & LineStore = {
     async get(accountKey, productUid) {
       return slotOf(indexes, accountKey, productUid)?.entitlement;
     },
@@ -62,6 +70,7 @@ export function memoryEntitlements(): MemoryEntitlements {
       const written = slot ?? newSlot(indexes, next);
       written.entitlement = next;
       indexSubscription(indexes, written, current);
+      indexLine(indexes, written, current);
       record(indexes, written, facts, paymentOwner);
       return { previous: current, next, wrote: true };
     },
@@ -75,6 +84,11 @@ export function memoryEntitlements(): MemoryEntitlements {
     },
     async findByPaymentUid(paymentUid) {
       return byPayment.get(paymentUid)?.entitlement;
+    },
+    async listBySubscriberUid(subscriberUid) {
+      const slots = byLine.get(subscriberUid);
+      if (slots === undefined) return [];
+      return [...slots].map((slot) => slot.entitlement).sort(byAccountThenProduct);
     },
   };
   function* all(): Iterable<Entitlement> {
@@ -141,6 +155,17 @@ function indexSubscription({ bySubscription }: Indexes, slot: Slot, previous: En
     if (previous?.subscriptionUid) bySubscription.delete(previous.subscriptionUid);
     if (next.subscriptionUid) bySubscription.set(next.subscriptionUid, slot);
   }
+}
+
+function indexLine({ byLine }: Indexes, slot: Slot, previous: Entitlement | undefined): void {
+  const line = slot.entitlement.subscriberUid;
+  const before = previous?.subscriberUid ?? null;
+  if (line === before) return;
+  if (before !== null) byLine.get(before)?.delete(slot);
+  if (line === null) return;
+  const slots = byLine.get(line);
+  if (slots === undefined) byLine.set(line, new Set([slot]));
+  else slots.add(slot);
 }
 
 function byProductUid(a: Entitlement, b: Entitlement): number {

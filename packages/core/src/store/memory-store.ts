@@ -1,5 +1,6 @@
 import type { EntitlementStore } from './entitlement-store.js';
 import type { HistoryStore } from './history-store.js';
+import type { LineStore } from './line-store.js';
 import { memoryEntitlements } from './memory-entitlements.js';
 import { DEFAULT_MEMORY_HISTORY_LIMIT, memoryHistory } from './memory-history.js';
 import { memoryMetrics } from './memory-metrics.js';
@@ -15,7 +16,7 @@ export interface MemoryStoreOptions {
 /**
  * An in-process EntitlementStore, for development, tests and single-instance apps: entitlements
  * are lost on restart. It keeps reconciliation's bookkeeping, a bounded history and the business
- * view's daily totals too. Updates are atomic because each runs without yielding to the event loop.
+ * view's daily totals too, and answers by phone line. Updates are atomic because each runs without yielding to the event loop.
  * Records are handed out without copying: the Entitlement type is readonly throughout, and every
  * change makes a new record, so one already returned never changes.
  *
@@ -25,7 +26,7 @@ export interface MemoryStoreOptions {
  */
 export function memoryStore(
   options: MemoryStoreOptions = {},
-): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore {
+): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore {
   const entitlements = memoryEntitlements();
   return {
     ...memoryHistory(options.historyLimit ?? DEFAULT_MEMORY_HISTORY_LIMIT),

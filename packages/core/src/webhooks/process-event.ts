@@ -7,6 +7,7 @@ import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import { writesDebug } from '../observability/logger.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
+import { checkLine } from './line-check.js';
 import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
 import type { WebhookContext } from './webhook-context.js';
 import { logProcessed, webhookHistoryEntry } from './webhook-history.js';
@@ -78,6 +79,11 @@ export async function processClaimedEvent(
       event,
       source: 'webhook',
     });
+  }
+  // After the event is recorded: a cancel that fails leaves it applied, and its retry checks again.
+  if ((await checkLine(context, event, key, entitlement)) === 'retry') {
+    await ledger.release(key, token);
+    return answers.answerWith('failed', 'line_cancel_failed', UNMATCHED_RETRY_SECONDS);
   }
   await ledger.complete(key, token);
   return answers.accept('applied');

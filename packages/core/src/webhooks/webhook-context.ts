@@ -4,6 +4,7 @@ import { historyRecorder, type RecordHistory } from '../apply/history-entry.js';
 import { keptHistoryOf } from '../apply/kept-history.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import { factRecorder, keptMetricsOf, type RecordFacts } from '../apply/record-facts.js';
+import type { SubscriptionsApi } from '../client/subscriptions.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
 import { eventKey as defaultEventKey } from '../ledger/event-key.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
@@ -12,6 +13,7 @@ import { createErrorReporter, type ReportError } from '../observability/error-re
 import { createLogLimit } from '../observability/log-limit.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
+import type { LinePolicy } from '../schemas/line-pays-twice.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { type CountedAnswers, countedAnswers } from './counted-answers.js';
 import { createDeadlines } from './deadlines.js';
@@ -51,7 +53,16 @@ export interface WebhookContext {
   readonly health: WebhookHealthRecorder;
   readonly answers: CountedAnswers;
   /** Node's synchronous verification, where the runtime has node's crypto; else Web Crypto's is used. */
+  /** What a line that pays twice gets (see line-check.ts). */
+  readonly line: LineCheckOptions;
   readonly verifyNow: ((verify: VerifyWebhookOptions) => WebhookEvent) | undefined;
+}
+
+/** The line check's options of the handler, resolved. */
+export interface LineCheckOptions {
+  readonly policy: LinePolicy;
+  /** The API's subscriptions, for `cancel-newer` (createDcbKit wires its client). */
+  readonly subscriptions: Pick<SubscriptionsApi, 'cancel' | 'retrieve'> | undefined;
 }
 
 /** The handler's context from its options, checked (a wrong option throws here, at startup). */
@@ -85,6 +96,7 @@ export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookC
     counters,
     health,
     answers: countedAnswers(health),
+    line: { policy: options.linePolicy ?? 'report', subscriptions: options.subscriptions },
     // Chosen once: the synchronous verification on node's crypto wherever the runtime has it (Node,
     // Bun, Deno, workerd with nodejs_compat), at no cost over calling it directly; Web Crypto, async,
     // where it has not (an edge runtime). Both make the same checks and refuse with the same codes

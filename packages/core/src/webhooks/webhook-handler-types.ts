@@ -1,11 +1,13 @@
 import type { AccountKeyOptions } from '../apply/account-key.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { PendingPaymentKeeper } from '../apply/pending-payments.js';
+import type { SubscriptionsApi } from '../client/subscriptions.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
 import type { ErrorHook, ReportError } from '../observability/error-reporter.js';
 import type { DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
+import type { LinePolicy } from '../schemas/line-pays-twice.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
@@ -49,6 +51,16 @@ export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
    * in one second) with a server-side read, as the spec allows. createDcbKit wires the client.
    */
   confirm?: (event: WebhookEvent) => Promise<Subscription | undefined>;
+  /**
+   * What to do when a payment makes one phone line hold live subscriptions of one product under
+   * several accounts (docs/entitlements.md#one-line-two-accounts): `report` (default) records it in
+   * both accounts' history, logs it and calls `onError` and `on.linePaysTwice`; `cancel-newer` also
+   * cancels the newer subscription at period end through `subscriptions`. Needs a store that
+   * answers by line (`listBySubscriberUid`).
+   */
+  linePolicy?: LinePolicy;
+  /** The API's subscriptions, for `linePolicy: 'cancel-newer'` (createDcbKit wires its client). */
+  subscriptions?: Pick<SubscriptionsApi, 'cancel' | 'retrieve'>;
   /** Default: warnings and errors on the console. pino plugs in as it is. */
   logger?: DcbLogger;
   /** Receives the Error (stack and cause kept) whenever the handler answers 5xx. */

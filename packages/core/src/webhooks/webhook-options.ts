@@ -20,6 +20,17 @@ export function checkWebhookOptions(options: CreateWebhookHandlerOptions): void 
   if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && maxBodyBytes > 0)) {
     throw optionError(WHERE, 'maxBodyBytes', 'must be a whole number of bytes > 0.');
   }
+  const { linePolicy, subscriptions } = options;
+  if (linePolicy !== undefined && linePolicy !== 'report' && linePolicy !== 'cancel-newer') {
+    throw optionError(WHERE, 'linePolicy', "must be 'report' or 'cancel-newer'.");
+  }
+  if (linePolicy === 'cancel-newer' && typeof subscriptions?.cancel !== 'function') {
+    throw optionError(
+      WHERE,
+      'subscriptions',
+      "is needed for linePolicy 'cancel-newer': pass client.subscriptions.",
+    );
+  }
   for (const [option, value] of [
     ['timeoutMs', timeoutMs],
     ['bodyTimeoutMs', bodyTimeoutMs],

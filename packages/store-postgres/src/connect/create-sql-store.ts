@@ -1,4 +1,10 @@
-import type { EntitlementStore, HistoryStore, MetricsStore, ReconcileStore } from '@dcbkit/core/store';
+import type {
+  EntitlementStore,
+  HistoryStore,
+  LineStore,
+  MetricsStore,
+  ReconcileStore,
+} from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import { resolveLedgerOptions, type SqlLedgerOptions } from '../ledger/ledger-options.js';
 import { type SqlEventLedger, sqlEventLedger } from '../ledger/sql-event-ledger.js';
@@ -11,7 +17,7 @@ export interface SqlStoreOptions extends TableNameOptions, SqlLedgerOptions {}
 /** The store and the ledger to hand to createWebhookHandler, over one database. */
 export interface SqlStore {
   /** The entitlements, with reconciliation's bookkeeping, the history of every decision and the business view's totals beside them. */
-  store: EntitlementStore & ReconcileStore & HistoryStore & MetricsStore;
+  store: EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore;
   ledger: SqlEventLedger;
   /** Creates or upgrades the tables; idempotent, and safe from several instances at once. */
   migrate(): Promise<MigrateResult>;

@@ -243,6 +243,19 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE data->'unitAccessSeconds' IS NULL OR data->'unitAccessEndsAt' IS NULL`,
     ],
   },
+  {
+    version: 10,
+    name: 'phone lines: the entitlements of a subscriberUid, and the line a history entry names',
+    statements: (t) => [
+      // Every record already carries its subscriberUid in data: an index on that expression finds
+      // a line's entitlements across accounts without a column to keep in step with the record.
+      `CREATE INDEX ${t.index('entitlements_line_idx')} ON ${t.entitlements}
+        ((data->>'subscriberUid'), account_key COLLATE "C", product_uid COLLATE "C")
+        WHERE data->>'subscriberUid' IS NOT NULL`,
+      `ALTER TABLE ${t.history} ADD COLUMN subscriber_uid text`,
+      `ANALYZE ${t.entitlements}`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -17,10 +17,11 @@ interface HistoryRow {
   status_after: HistoryEntry['statusAfter'];
   units_before: number | null;
   units_after: number | null;
+  subscriber_uid: string | null;
 }
 
 const COLUMNS = `recorded_at, account_key, product_uid, source, decision, event_name, event_key, occurred_at,
-  payment_uid, subscription_uid, status_before, status_after, units_before, units_after`;
+  payment_uid, subscription_uid, status_before, status_after, units_before, units_after, subscriber_uid`;
 
 function entryOf(row: HistoryRow): HistoryEntry {
   return {
@@ -38,17 +39,19 @@ function entryOf(row: HistoryRow): HistoryEntry {
     statusAfter: row.status_after,
     unitsBefore: row.units_before,
     unitsAfter: row.units_after,
+    // Only the entries that name a line carry one (see HistoryEntry.subscriberUid).
+    ...(row.subscriber_uid === null ? {} : { subscriberUid: row.subscriber_uid }),
   };
 }
 
 /**
  * The history of every decision (core's HistoryStore, docs/operations.md): one row per entry in
- * the history table of migration 7, newest first by its serial id, which is the append order also
+ * the history table of migration 7 (with the line of migration 10), newest first by its serial id, which is the append order also
  * among entries of one millisecond.
  */
 export function historyMethods(executor: SqlExecutor, t: TableNames): HistoryStore {
   const append = `INSERT INTO ${t.history} (${COLUMNS})
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`;
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
   const ofAccount = `SELECT ${COLUMNS} FROM ${t.history}
     WHERE account_key = $1 AND ($2::text IS NULL OR product_uid = $2) ORDER BY id DESC LIMIT $3`;
   const recent = `SELECT ${COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`;
@@ -71,6 +74,7 @@ export function historyMethods(executor: SqlExecutor, t: TableNames): HistorySto
         entry.statusAfter,
         entry.unitsBefore,
         entry.unitsAfter,
+        entry.subscriberUid ?? null,
       ]);
     },
     async listHistory({ accountKey, productUid, limit }) {

@@ -6,6 +6,7 @@ import {
   type EntitlementUpdate,
   type HistoryStore,
   isLiveSubscription,
+  type LineStore,
   type MetricsStore,
   type ReconcileStore,
   reconcileDeadline,
@@ -170,7 +171,7 @@ export async function updateInTransaction(
 export function sqlEntitlementStore(
   executor: SqlExecutor,
   names: TableNames,
-): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore {
+): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore {
   const sql = storeStatements(names);
   const first = async (text: string, params: unknown[]) =>
     (await executor.query<DataRow>(text, params)).rows[0]?.data;
@@ -187,6 +188,10 @@ export function sqlEntitlementStore(
     },
     async listByAccount(accountKey) {
       const { rows } = await executor.query<DataRow>(sql.list, [accountKey]);
+      return rows.map((row) => row.data);
+    },
+    async listBySubscriberUid(subscriberUid) {
+      const { rows } = await executor.query<DataRow>(sql.byLine, [subscriberUid]);
       return rows.map((row) => row.data);
     },
     findBySubscriptionUid: (subscriptionUid) => first(sql.bySubscription, [subscriptionUid]),

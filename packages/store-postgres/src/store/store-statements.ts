@@ -49,6 +49,9 @@ export function storeStatements(t: TableNames) {
     known: `SELECT ${known}`,
     // COLLATE "C": productUid order as JavaScript compares them, whatever the database's locale.
     list: `SELECT data FROM ${t.entitlements} WHERE account_key = $1 ORDER BY product_uid COLLATE "C"`,
+    // The expression and order of migration 10's index, so that the index answers it.
+    byLine: `SELECT data FROM ${t.entitlements} WHERE data->>'subscriberUid' = $1
+      ORDER BY account_key COLLATE "C", product_uid COLLATE "C"`,
     bySubscription: `SELECT data FROM ${t.entitlements} WHERE subscription_uid = $1
       ORDER BY account_key COLLATE "C", product_uid COLLATE "C" LIMIT 1`,
     // A payment uid is recorded for one entitlement at most (it is the key).

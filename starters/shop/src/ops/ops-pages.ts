@@ -18,6 +18,7 @@ export function opsFrame(kit: DcbKit, operatorId: string) {
       token: () => kit.routes.formToken(OPERATOR_FORM_ACCOUNT, operatorId),
     },
     accountHref: (accountKey: string) => `/ops/account?${new URLSearchParams({ key: accountKey })}`,
+    lineHref: (subscriberUid: string) => `/ops/line?${new URLSearchParams({ line: subscriberUid })}`,
     // Shown on every page while it is above zero: webhooks are being lost now.
     signatureMismatches: kit.webhookHealth().refused.signature_mismatch ?? 0,
     // Shown on every page once a checkout was refused: buyers cannot pay now.

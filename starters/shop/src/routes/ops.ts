@@ -1,6 +1,7 @@
 import type { DcbKit } from '@dcbkit/core';
 import type { ShopLogger } from '../logger.js';
 import { businessCsvDownload, businessPage } from '../ops/business-page.js';
+import { linesPayingTwice, lineView, subscriberUidFrom } from '../ops/line-view.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 import {
   accountKeyFrom,
@@ -23,7 +24,7 @@ import { operatorIdOfRequest, operatorPostOnly, opsAuthRoutes, requireOperator }
  * The operations view, for the shop's operators: find an account, see why it has access or not
  * and its history, compare with the service, reconcile it now; webhook health and recent
  * deliveries; the reconciler's last runs; the business at a glance (kit.metrics), as charts,
- * tables and a CSV. The pages' data comes from ops/ops-pages.ts; this only
+ * tables and a CSV; a phone line's accounts, and a banner naming the lines that pay twice. The pages' data comes from ops/ops-pages.ts; this only
  * reads requests and renders.
  */
 export function opsRoutes({
@@ -53,8 +54,13 @@ export function opsRoutes({
     ];
   }
 
-  const render = (request: ShopRequest, template: string, data: object) =>
-    views.render(request, template, { ...opsFrame(kit, operatorIdOfRequest(request) ?? ''), ...data });
+  // Every page of a signed-in operator names the lines that pay twice (from the store, so every instance agrees).
+  const render = async (request: ShopRequest, template: string, data: object) =>
+    views.render(request, template, {
+      ...opsFrame(kit, operatorIdOfRequest(request) ?? ''),
+      linesPayingTwice: await linesPayingTwice(kit),
+      ...data,
+    });
   const operatorOnly = [requireOperator];
 
   return [
@@ -109,6 +115,18 @@ export function opsRoutes({
         const words = views.context(request);
         const read = request.query.read === '1';
         return render(request, 'ops-account', await accountPage(kit, accountKey, { read, words }));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/ops/line',
+      guards: operatorOnly,
+      handle: async (request) => {
+        const subscriberUid = subscriberUidFrom(request.query.line);
+        if (subscriberUid === undefined) return seeOther('/ops');
+        return render(request, 'ops-line', {
+          line: await lineView(kit, subscriberUid, views.context(request)),
+        });
       },
     },
     {
