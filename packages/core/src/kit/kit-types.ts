@@ -17,7 +17,7 @@ import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { HistoryStore } from '../store/history-store.js';
-import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
+import type { EndedPayment, PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
 import type { WebhookHandler } from '../webhooks/webhook-handler-types.js';
 import type { WebhookHealth } from '../webhooks/webhook-health.js';
 import type { AccessExplanation, ExplainOptions } from './explain.js';
@@ -122,6 +122,13 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * Empty with a store that keeps no pending payments.
    */
   pendingPayments(accountKey: string): Promise<PendingPayment[]>;
+  /**
+   * The account's checkouts that did not finish (failed, cancelled, expired), newest first, each
+   * with `ended`: its status, the service's `failureCode` when a read gave one, and when. Show
+   * them on the account page with their reason. Empty with a store that keeps no pending payments;
+   * a store without `endPendingPayment` lists only those past their expiry.
+   */
+  endedPayments(accountKey: string): Promise<EndedPayment[]>;
   /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
   grantFromPayment(payment: Payment): Promise<GrantResult>;
   /**

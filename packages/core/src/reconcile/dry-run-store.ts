@@ -28,6 +28,7 @@ export function dryRunStore(store: EntitlementStore & ReconcileStore): Entitleme
     async markReconciled() {},
     async recordPendingPayment() {},
     async removePendingPayment() {},
+    async endPendingPayment() {},
     async tryLock() {
       return async () => {};
     },

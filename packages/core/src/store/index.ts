@@ -50,7 +50,9 @@ export {
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {
   type DueEntitlementsQuery,
+  type EndedPayment,
   isReconcileStore,
+  type PaymentEnding,
   type PendingPayment,
   type PendingPaymentsQuery,
   RECONCILE_LOCK,

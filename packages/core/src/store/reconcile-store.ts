@@ -18,12 +18,26 @@ export interface ReconcileStore {
   markReconciled(key: EntitlementKey, at: Date): Promise<void>;
   /** Remembers a payment a return page found still pending (idempotent: a second call keeps the first record). */
   recordPendingPayment(payment: PendingPayment): Promise<void>;
-  /** The pending payments, in paymentUid order, after `query.after`, at most `query.limit`. */
+  /**
+   * The pending payments not ended (`ended` unset), in paymentUid order, after `query.after`, at
+   * most `query.limit`: what reconciliation reads.
+   */
   listPendingPayments(query: PendingPaymentsQuery): Promise<PendingPayment[]>;
-  /** One account's pending payments, in paymentUid order (an account has a few at most). */
+  /**
+   * One account's pending payments, in paymentUid order (an account has a few at most), those
+   * that ended unpaid (`endPendingPayment`) included, with their `ended`.
+   */
   listPendingPaymentsOfAccount(accountKey: string): Promise<PendingPayment[]>;
   /** Forgets a pending payment (settled, or given up); nothing happens when it is unknown. */
   removePendingPayment(paymentUid: string): Promise<void>;
+  /**
+   * Optional (a store without it forgets such payments instead): keeps a payment that ended
+   * unpaid, with how it ended, so that the account's page and `kit.explain` can say why. It
+   * leaves `listPendingPayments`; `listPendingPaymentsOfAccount` still lists it. A later call
+   * replaces the status, keeps the first `at`, and keeps the earlier `failureCode` when the later
+   * has none. Nothing happens when the payment is unknown.
+   */
+  endPendingPayment?(paymentUid: string, ending: PaymentEnding): Promise<void>;
   /**
    * Takes the lock `name` if no one holds it (across instances sharing the store): resolves to the
    * function that releases it, or undefined when another holder has it. Never waits.
@@ -79,6 +93,23 @@ export interface PendingPayment {
   readonly checkoutUrl?: string | undefined;
   /** When the service expires it if untouched (ISO 8601); absent when unknown. */
   readonly expiresAt?: string | undefined;
+  /** Set once it ended unpaid (failed, expired, cancelled): how, and why when the service said. */
+  readonly ended?: PaymentEnding | undefined;
+}
+
+/** A checkout that did not finish, with how it ended (`ended` always set). */
+export type EndedPayment = PendingPayment & { readonly ended: PaymentEnding };
+
+/** How a checkout ended without being paid. */
+export interface PaymentEnding {
+  readonly status: 'FAILED' | 'EXPIRED' | 'CANCELED';
+  /**
+   * The service's code of why, when its read gave one (`failureCode`: PAY-101, PAY-103, SUB-108,
+   * CAT-109, SBR-102, SBR-104, RSK-101); absent when it did not say.
+   */
+  readonly failureCode?: string | undefined;
+  /** When the kit learned it ended (ISO 8601). */
+  readonly at: string;
 }
 
 export interface PendingPaymentsQuery {

@@ -243,6 +243,15 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE data->'unitAccessSeconds' IS NULL OR data->'unitAccessEndsAt' IS NULL`,
     ],
   },
+  // Version 10 is taken by the subscriber's lines (issue 37); migrations apply in version order.
+  {
+    version: 11,
+    name: 'pending payments that ended unpaid: how, why and when',
+    statements: (t) => [
+      `ALTER TABLE ${t.pendingPayments}
+        ADD COLUMN ended_status text, ADD COLUMN ended_failure_code text, ADD COLUMN ended_at timestamptz`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -1,5 +1,6 @@
 import type { AccessExplanation, AccessReason, OfferDefinition, Offers } from '@dcbkit/core';
 import type { HistoryEntry } from '@dcbkit/core/store';
+import { paymentReason } from '../payment-reason.js';
 import { type HistoryRow, historyRows, stateText, type Words } from './history-rows.js';
 
 /** One product of the account, as the operator's account page shows it. */
@@ -26,6 +27,16 @@ export interface AccountView {
     offer: OfferDefinition | undefined;
     recordedAt: string;
     expiresAt: string;
+  }>;
+  /** Checkouts that ended unpaid, newest first, with why in words and the service's code. */
+  ended: Array<{
+    paymentUid: string;
+    offer: OfferDefinition | undefined;
+    recordedAt: string;
+    endedAt: string;
+    status: string;
+    reason: string;
+    failureCode: string | undefined;
   }>;
   /** False when the store keeps no history: the tables would always be empty. */
   historyKept: boolean;
@@ -109,6 +120,15 @@ export function accountView(explanation: AccessExplanation, words: Words, offers
       offer: offers.get(payment.offerUid),
       recordedAt: payment.recordedAt,
       expiresAt: payment.expiresAt ?? '',
+    })),
+    ended: explanation.endedPayments.map((payment) => ({
+      paymentUid: payment.paymentUid,
+      offer: offers.get(payment.offerUid),
+      recordedAt: payment.recordedAt,
+      endedAt: payment.ended.at,
+      status: words.t(`ops.ended.${payment.ended.status}`),
+      reason: words.t(`return.reason.${paymentReason(payment.ended.status, payment.ended.failureCode)}`),
+      failureCode: payment.ended.failureCode,
     })),
     historyKept: explanation.historyKept,
     read,

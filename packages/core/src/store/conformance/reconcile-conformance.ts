@@ -224,6 +224,62 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     },
   },
   {
+    name: 'ended pending payments (endPendingPayment, when the store has it): kept for the account with why, no longer read by reconciliation',
+    async run(store) {
+      const endPendingPayment = store.endPendingPayment?.bind(store);
+      if (endPendingPayment === undefined) return;
+      const account = uniqueId('acct');
+      const prefix = uniqueId('pay');
+      const payment = (suffix: string) => ({
+        paymentUid: `${prefix}_${suffix}`,
+        accountKey: account,
+        productUid: 'prod_a',
+        offerUid: 'off_a',
+        recordedAt: '2030-01-01T00:00:00.000Z',
+        expiresAt: '2030-01-01T00:15:00.000Z',
+      });
+      for (const suffix of ['a', 'b', 'c']) await store.recordPendingPayment(payment(suffix));
+      await endPendingPayment(`${prefix}_a`, {
+        status: 'FAILED',
+        failureCode: 'CAT-109',
+        at: '2030-01-01T00:05:00.000Z',
+      });
+      await endPendingPayment(`${prefix}_b`, { status: 'EXPIRED', at: '2030-01-01T00:20:00.000Z' });
+      await endPendingPayment(`${prefix}_unknown`, { status: 'CANCELED', at: '2030-01-01T00:20:00.000Z' });
+      const open = await store.listPendingPayments({ after: prefix, limit: 1000 });
+      assert.deepEqual(
+        open.filter((listed) => listed.paymentUid.startsWith(prefix)).map((listed) => listed.paymentUid),
+        [`${prefix}_c`],
+        'an ended payment is no longer read by reconciliation',
+      );
+      assert.deepEqual(await store.listPendingPaymentsOfAccount(account), [
+        {
+          ...payment('a'),
+          ended: { status: 'FAILED', failureCode: 'CAT-109', at: '2030-01-01T00:05:00.000Z' },
+        },
+        { ...payment('b'), ended: { status: 'EXPIRED', at: '2030-01-01T00:20:00.000Z' } },
+        payment('c'),
+      ]);
+      // A webhook said FAILED first (no code); the return page's read then gives the code; a
+      // third report without one keeps it. The first time stays.
+      await endPendingPayment(`${prefix}_c`, { status: 'FAILED', at: '2030-01-01T00:06:00.000Z' });
+      await endPendingPayment(`${prefix}_c`, {
+        status: 'FAILED',
+        failureCode: 'PAY-103',
+        at: '2030-01-01T00:07:00.000Z',
+      });
+      await endPendingPayment(`${prefix}_c`, { status: 'FAILED', at: '2030-01-01T00:08:00.000Z' });
+      const [, , third] = await store.listPendingPaymentsOfAccount(account);
+      assert.deepEqual(third?.ended, {
+        status: 'FAILED',
+        failureCode: 'PAY-103',
+        at: '2030-01-01T00:06:00.000Z',
+      });
+      await store.removePendingPayment(`${prefix}_a`);
+      assert.equal((await store.listPendingPaymentsOfAccount(account)).length, 2, 'removed, ended or not');
+    },
+  },
+  {
     name: 'tryLock grants a lock to one holder at a time, and again once released',
     async run(store) {
       const name = uniqueId('lock');
