@@ -50,6 +50,17 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
     ]);
   }
 
+  async function operatorPage(language: (typeof LANGUAGES)[number]): Promise<Page> {
+    const page = await phone(language);
+    await page.goto(`${shop.url}/ops`);
+    await page.locator('#operator-password').fill(password);
+    await Promise.all([
+      page.waitForURL(`${shop.url}/ops`),
+      page.locator('form[action="/ops/sign-in"] button').click(),
+    ]);
+    return page;
+  }
+
   beforeAll(async () => {
     if (starter === undefined) throw new Error('no starter');
     browser = await launchChromium();
@@ -80,6 +91,13 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
     // Another day pass, left at the number step.
     await startCheckout(youssef, 'offer_day_pass');
     await sandbox.advanceClock(1801);
+    // The operator reconciles the account: the service's reads settle the expired ones, with their codes.
+    const operator = await operatorPage('en');
+    await operator.goto(`${shop.url}/ops/account?key=demo-youssef`);
+    await Promise.all([
+      operator.waitForURL(`${shop.url}/ops/account/reconcile`),
+      operator.locator('form[action="/ops/account/reconcile"] button').click(),
+    ]);
   }, 90_000);
 
   afterAll(async () => {
@@ -91,19 +109,8 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
   it.each(LANGUAGES)(
     'each says why on the operations view (%s)',
     async (language) => {
-      const page = await phone(language);
-      await page.goto(`${shop.url}/ops`);
-      await page.locator('#operator-password').fill(password);
-      await Promise.all([
-        page.waitForURL(`${shop.url}/ops`),
-        page.locator('form[action="/ops/sign-in"] button').click(),
-      ]);
+      const page = await operatorPage(language);
       await page.goto(`${shop.url}/ops/account?key=demo-youssef`);
-      // The first walk reconciles: the service's reads settle the expired ones, with their codes.
-      await Promise.all([
-        page.waitForURL(`${shop.url}/ops/account/reconcile`),
-        page.locator('form[action="/ops/account/reconcile"] button').click(),
-      ]);
       const rows = page.locator('table.ended tbody tr');
       expect(await rows.count()).toBe(3);
       const text = (await rows.allTextContents()).join('\n');
@@ -128,10 +135,61 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
         ],
       }[language];
       for (const reason of words) expect(reasons.some((cell) => cell.includes(reason))).toBe(true);
+      // What the offers page showed Youssef (in English) before each checkout.
+      const shown = await page.locator('table.ended td.shown').allTextContents();
+      expect(shown).toContain('Full unlock · TND\u00a015.000 · One-time payment (en)');
+      expect(shown.filter((cell) => cell.startsWith('Day pass · TND\u00a01.000')).length).toBe(2);
       expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
       await expectAccessible(page);
       await screenshot(page, `${starter?.folder}/ops-ended-${language}`);
     },
     60_000,
   );
+
+  it('exports the account’s record for a complaint: every payment in order, with what the shop showed', async () => {
+    const page = await operatorPage('en');
+    const answer = await page.request.get(`${shop.url}/ops/account/checkouts.json?key=demo-youssef`);
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['content-disposition']).toBe(
+      'attachment; filename="checkouts-demo-youssef.json"',
+    );
+    const text = await answer.text();
+    // The partner never receives the phone number, and the record has none.
+    expect(text).not.toContain(LINE.slice(1));
+    expect(text).not.toContain(DECLINED.slice(1));
+    const record = JSON.parse(text) as {
+      accountKeys: string[];
+      payments: Array<{
+        offerUid: string;
+        recordedAt: string;
+        shown?: object;
+        ended?: { status: string; failureCode?: string };
+      }>;
+    };
+    expect(record.accountKeys).toEqual(['demo-youssef']);
+    expect(
+      record.payments.map((payment) => [payment.offerUid, payment.ended?.status, payment.ended?.failureCode]),
+    ).toEqual([
+      ['offer_full_unlock', 'EXPIRED', 'CAT-109'],
+      ['offer_day_pass', 'FAILED', 'PAY-103'],
+      ['offer_day_pass', 'EXPIRED', undefined],
+    ]);
+    expect(record.payments[0]?.shown).toMatchObject({
+      name: 'Full unlock',
+      // As rendered: Intl's no-break space between the currency and the amount.
+      price: 'TND\u00a015.000',
+      period: 'One-time payment',
+      language: 'en',
+    });
+    for (const payment of record.payments) expect(payment.shown).toBeDefined();
+    const started = record.payments.map((payment) => payment.recordedAt);
+    expect([...started].sort()).toEqual(started);
+    // Not an operator: no record.
+    const stranger = await newPhone(browser, 'en');
+    contexts.push(stranger);
+    const refused = await stranger.request.get(`${shop.url}/ops/account/checkouts.json?key=demo-youssef`, {
+      maxRedirects: 0,
+    });
+    expect(refused.status()).not.toBe(200);
+  });
 });

@@ -3,6 +3,7 @@ import type { PendingPaymentKeeper } from '../apply/pending-payments.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { PendingPayment } from '../store/reconcile-store.js';
+import { checkoutRecordOf } from './checkout-record.js';
 import { endedPaymentsOf } from './ended-payments.js';
 import type { DcbKit } from './kit-types.js';
 
@@ -11,7 +12,7 @@ export function accountViews(
   store: EntitlementStore & PendingPaymentKeeper,
   offers: Offers,
   now: () => Date,
-): Pick<DcbKit, 'offerStandings' | 'pendingPayments' | 'endedPayments'> {
+): Pick<DcbKit, 'offerStandings' | 'pendingPayments' | 'endedPayments' | 'checkoutRecord'> {
   const pendingOf = async (accountKey: string): Promise<PendingPayment[]> =>
     (await store.listPendingPaymentsOfAccount?.(accountKey)) ?? [];
   return {
@@ -34,6 +35,10 @@ export function accountViews(
     },
     async endedPayments(accountKey) {
       return endedPaymentsOf(await pendingOf(accountKey), now());
+    },
+    async checkoutRecord(query) {
+      const accounts = [...new Set(query.accountKeys)];
+      return checkoutRecordOf(query, await Promise.all(accounts.map(pendingOf)), now());
     },
   };
 }

@@ -9,6 +9,7 @@ import type { EndedPayment, PendingPayment } from '../store/reconcile-store.js';
  */
 export function endedPaymentsOf(payments: readonly PendingPayment[], now: Date): EndedPayment[] {
   const ended = payments.flatMap((payment): EndedPayment[] => {
+    if (payment.ended?.status === 'SUCCEEDED') return [];
     if (payment.ended !== undefined) return [{ ...payment, ended: payment.ended }];
     if (isStillOpen(payment, now) || payment.expiresAt === undefined) return [];
     return [{ ...payment, ended: { status: 'EXPIRED', at: payment.expiresAt } }];

@@ -15,6 +15,7 @@ import type { Reconciler, StartReconcilerOptions } from '../reconcile/start-reco
 import type { PartnerRoutes, PartnerRoutesOptions } from '../routes/partner-route-types.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
+import type { CheckoutRecord, CheckoutRecordQuery } from '../store/checkout-record.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { HistoryStore } from '../store/history-store.js';
 import type { EndedPayment, PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
@@ -129,6 +130,13 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * a store without `endPendingPayment` lists only those past their expiry.
    */
   endedPayments(accountKey: string): Promise<EndedPayment[]>;
+  /**
+   * For a complaint: every checkout of the accounts (or only the payments) asked for, in the order
+   * they started, each with what the shop showed before consent (`shown`: name, price, period,
+   * language, when) and how it ended. A line's record is the record of its accounts. Complete with a
+   * store that keeps ended payments (`endPendingPayment`); otherwise the open ones only.
+   */
+  checkoutRecord(query: CheckoutRecordQuery): Promise<CheckoutRecord>;
   /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
   grantFromPayment(payment: Payment): Promise<GrantResult>;
   /**

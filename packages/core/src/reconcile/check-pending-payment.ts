@@ -21,8 +21,10 @@ export async function checkPendingPayment(
 ): Promise<CheckResult> {
   const { client, store, budget } = context;
   const forget = () => store.removePendingPayment(pending.paymentUid);
+  const paid = () =>
+    settlePendingPayment(store, { paymentUid: pending.paymentUid, status: 'SUCCEEDED' }, context.now());
   if ((await store.findByPaymentUid(pending.paymentUid)) !== undefined) {
-    await forget();
+    await paid();
     return { kind: 'settled' };
   }
   const requestOptions = budget.signal ? { signal: budget.signal } : undefined;
@@ -71,7 +73,7 @@ export async function checkPendingPayment(
           : `Payment ${payment.paymentUid} names no account (metadata or subscriberUid).`,
     };
   }
-  await forget();
+  await paid();
   const before = result.previous;
   const after = result.entitlement;
   if (after === undefined || sameRecord(before, after)) return { kind: 'settled' };

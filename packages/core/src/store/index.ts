@@ -20,6 +20,7 @@ export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/even
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
 export type { EntitlementKey } from '../schemas/entitlement.js';
+export type { CheckoutRecord, CheckoutRecordQuery } from './checkout-record.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
 export { historyChecks, runHistoryConformance } from './conformance/history-conformance.js';
 export {
@@ -58,4 +59,5 @@ export {
   RECONCILE_LOCK,
   type ReconcileStore,
   type ReleaseLock,
+  type ShownOffer,
 } from './reconcile-store.js';

@@ -246,10 +246,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // Version 10 is taken by the subscriber's lines (issue 37); migrations apply in version order.
   {
     version: 11,
-    name: 'pending payments that ended unpaid: how, why and when',
+    name: 'pending payments: how each ended and why, and what the shop showed before consent',
     statements: (t) => [
       `ALTER TABLE ${t.pendingPayments}
-        ADD COLUMN ended_status text, ADD COLUMN ended_failure_code text, ADD COLUMN ended_at timestamptz`,
+        ADD COLUMN ended_status text, ADD COLUMN ended_failure_code text, ADD COLUMN ended_at timestamptz,
+        ADD COLUMN shown jsonb`,
     ],
   },
 ];

@@ -1,5 +1,5 @@
 import type { Entitlement } from '@dcbkit/core';
-import type { PaymentEnding, PendingPayment, ReconcileStore } from '@dcbkit/core/store';
+import type { PaymentEnding, PendingPayment, ReconcileStore, ShownOffer } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import { tryLeaseLock } from './lease-lock.js';
 import type { StoreStatements } from './store-statements.js';
@@ -15,6 +15,7 @@ interface PendingRow {
   ended_status: PaymentEnding['status'] | null;
   ended_failure_code: string | null;
   ended_at: Date | string | null;
+  shown: ShownOffer | null;
 }
 
 function pendingPaymentOf(row: PendingRow): PendingPayment {
@@ -27,6 +28,7 @@ function pendingPaymentOf(row: PendingRow): PendingPayment {
     ...(row.checkout_url === null ? {} : { checkoutUrl: row.checkout_url }),
     ...(row.expires_at === null ? {} : { expiresAt: new Date(row.expires_at).toISOString() }),
     ...(row.ended_status === null ? {} : { ended: endingOf(row, row.ended_status) }),
+    ...(row.shown === null ? {} : { shown: row.shown }),
   };
 }
 
@@ -63,6 +65,7 @@ export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): R
         payment.recordedAt,
         payment.checkoutUrl ?? null,
         payment.expiresAt ?? null,
+        payment.shown === undefined ? null : JSON.stringify(payment.shown),
       ]);
     },
     async listPendingPayments({ after, limit }) {

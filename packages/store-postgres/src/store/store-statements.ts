@@ -3,7 +3,7 @@ import type { TableNames } from '../schema/table-names.js';
 
 /** The SQL of the store, built once per table names. */
 const pendingColumns =
-  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, ended_status, ended_failure_code, ended_at';
+  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, ended_status, ended_failure_code, ended_at, shown';
 
 export function storeStatements(t: TableNames) {
   const columns =
@@ -89,8 +89,8 @@ export function storeStatements(t: TableNames) {
     markReconciled: `UPDATE ${t.entitlements}
       SET reconciled_at = GREATEST(reconciled_at, $3::timestamptz) WHERE ${key}`,
     recordPending: `INSERT INTO ${t.pendingPayments}
-        (payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at)
-      VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7::timestamptz) ON CONFLICT (payment_uid) DO NOTHING`,
+        (payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, shown)
+      VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7::timestamptz, $8::jsonb) ON CONFLICT (payment_uid) DO NOTHING`,
     listPending: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
       WHERE payment_uid COLLATE "C" > $1 AND ended_status IS NULL ORDER BY payment_uid COLLATE "C" LIMIT $2`,
     listPendingOfAccount: `SELECT ${pendingColumns} FROM ${t.pendingPayments}

@@ -194,7 +194,7 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     },
   },
   {
-    name: "pending payments of one account: its own only, with the checkout's URL and expiry kept",
+    name: "pending payments of one account: its own only, with the checkout's URL, expiry and what the shop showed kept",
     async run(store) {
       const account = uniqueId('acct');
       const other = uniqueId('acct');
@@ -206,9 +206,17 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
         recordedAt: '2030-01-01T00:00:00.000Z',
         checkoutUrl: 'https://checkout.example/c/pay_b',
         expiresAt: '2030-01-01T00:15:00.000Z',
+        // What the shop's page showed, in its own words (here Arabic, right to left).
+        shown: {
+          name: 'فتح كامل',
+          price: '15.000 د.ت',
+          period: 'مرة واحدة',
+          language: 'ar',
+          at: '2030-01-01T00:00:00.000Z',
+        },
       };
       // One a return page recorded, with no URL or expiry: listed without them.
-      const { checkoutUrl: _url, expiresAt: _expiry, ...withoutCheckout } = checkout;
+      const { checkoutUrl: _url, expiresAt: _expiry, shown: _shown, ...withoutCheckout } = checkout;
       const returned = {
         ...withoutCheckout,
         paymentUid: `${checkout.paymentUid.slice(0, -2)}_a`,
@@ -244,6 +252,7 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
         failureCode: 'CAT-109',
         at: '2030-01-01T00:05:00.000Z',
       });
+      await endPendingPayment(`${prefix}_b`, { status: 'SUCCEEDED', at: '2030-01-01T00:10:00.000Z' });
       await endPendingPayment(`${prefix}_b`, { status: 'EXPIRED', at: '2030-01-01T00:20:00.000Z' });
       await endPendingPayment(`${prefix}_unknown`, { status: 'CANCELED', at: '2030-01-01T00:20:00.000Z' });
       const open = await store.listPendingPayments({ after: prefix, limit: 1000 });
@@ -257,7 +266,7 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
           ...payment('a'),
           ended: { status: 'FAILED', failureCode: 'CAT-109', at: '2030-01-01T00:05:00.000Z' },
         },
-        { ...payment('b'), ended: { status: 'EXPIRED', at: '2030-01-01T00:20:00.000Z' } },
+        { ...payment('b'), ended: { status: 'EXPIRED', at: '2030-01-01T00:10:00.000Z' } },
         payment('c'),
       ]);
       // A webhook said FAILED first (no code); the return page's read then gives the code; a
