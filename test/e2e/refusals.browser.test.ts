@@ -23,6 +23,7 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
   let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
   let sandbox: Sandbox;
   let password: string;
+  let youssef: Page;
   const contexts: BrowserContext[] = [];
 
   async function phone(language: (typeof LANGUAGES)[number]): Promise<Page> {
@@ -74,7 +75,7 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
     await consentByPin(sandbox, amira, LINE);
     await amira.waitForURL(`${shop.url}/return?**`);
 
-    const youssef = await signIn('Youssef');
+    youssef = await signIn('Youssef');
     // Refused on the checkout host: the line already owns the unlock. He leaves it there.
     await startCheckout(youssef, 'offer_full_unlock');
     await youssef.locator('input[name=msisdn]').fill(LINE);
@@ -145,6 +146,22 @@ describe.runIf(chromiumAvailable)('checkouts that did not finish, on the operati
     },
     60_000,
   );
+
+  it('the account page says why each of his payments did not go through', async () => {
+    await youssef.goto(`${shop.url}/account`);
+    const ended = youssef.locator('article.ended');
+    expect(await ended.count()).toBe(3);
+    const reasons = await ended.locator('p.reason').allTextContents();
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'This line already owns this item.',
+        'Your mobile operator declined the charge.',
+        'The payment expired before it was confirmed.',
+      ]),
+    );
+    await expectAccessible(youssef);
+    await screenshot(youssef, `${starter?.folder}/account-ended-en`);
+  });
 
   it('exports the account’s record for a complaint: every payment in order, with what the shop showed', async () => {
     const page = await operatorPage('en');
