@@ -83,7 +83,10 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
    * in the store's history, when the store keeps one (memoryStore and the SQL stores do). Default true.
    */
   history?: boolean;
-  /** How long history is kept: the running reconciler prunes older entries after each run. Default 90 days. */
+  /**
+   * How long history, and the checkouts that ended (`endedPayments`, `checkoutRecord`), are kept:
+   * the running reconciler prunes older ones after each run. Default 90 days.
+   */
   historyRetentionDays?: number;
   /**
    * Record the business view's facts (trials, renewals, grace, churn, sales and money, by the day
@@ -134,7 +137,8 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * For a complaint: every checkout of the accounts (or only the payments) asked for, in the order
    * they started, each with what the shop showed before consent (`shown`: name, price, period,
    * language, when) and how it ended. A line's record is the record of its accounts. Complete with a
-   * store that keeps ended payments (`endPendingPayment`); otherwise the open ones only.
+   * store that keeps ended payments (`endPendingPayment`); otherwise the open ones only. Those that
+   * ended more than `historyRetentionDays` ago are pruned by the running reconciler and missing.
    */
   checkoutRecord(query: CheckoutRecordQuery): Promise<CheckoutRecord>;
   /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */

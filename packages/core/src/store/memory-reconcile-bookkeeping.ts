@@ -55,6 +55,15 @@ export function memoryReconcileBookkeeping(all: () => Iterable<Entitlement>): Re
         },
       });
     },
+    async pruneEndedPayments(endedBefore) {
+      let removed = 0;
+      for (const [paymentUid, payment] of pendingPayments) {
+        if (payment.ended === undefined || Date.parse(payment.ended.at) >= endedBefore.getTime()) continue;
+        pendingPayments.delete(paymentUid);
+        removed += 1;
+      }
+      return removed;
+    },
     // One process holds every memory store's records, so the lock only keeps two runs in this
     // process apart; instances that each have a memory store share nothing to protect.
     async tryLock(name) {

@@ -40,6 +40,13 @@ export interface ReconcileStore {
    */
   endPendingPayment?(paymentUid: string, ending: PaymentEnding): Promise<void>;
   /**
+   * Optional, beside `endPendingPayment` (a store without it keeps ended payments for ever):
+   * forgets the payments that ended (`ended.at`) before `endedBefore`, paid or not; resolves to how
+   * many it removed. Payments not ended are never removed, however old: reconciliation still reads
+   * them. The running reconciler calls it after each run with the history's retention.
+   */
+  pruneEndedPayments?(endedBefore: Date): Promise<number>;
+  /**
    * Takes the lock `name` if no one holds it (across instances sharing the store): resolves to the
    * function that releases it, or undefined when another holder has it. Never waits.
    */

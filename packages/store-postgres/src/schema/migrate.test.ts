@@ -185,6 +185,7 @@ describe('migrate on PGlite', () => {
       'migrations_pkey',
       'pending_payments',
       'pending_payments_account_idx',
+      'pending_payments_ended_idx',
       'pending_payments_pkey',
     ]);
   });

@@ -246,11 +246,14 @@ export const MIGRATIONS: readonly Migration[] = [
   // Version 10 is taken by the subscriber's lines (issue 37); migrations apply in version order.
   {
     version: 11,
-    name: 'pending payments: how each ended and why, and what the shop showed before consent',
+    name: 'pending payments: how each ended and why (indexed for pruning), and what the shop showed before consent',
     statements: (t) => [
       `ALTER TABLE ${t.pendingPayments}
         ADD COLUMN ended_status text, ADD COLUMN ended_failure_code text, ADD COLUMN ended_at timestamptz,
         ADD COLUMN shown jsonb`,
+      // pruneEndedPayments reads the ended ones by when they ended; open ones stay out of it.
+      `CREATE INDEX ${t.index('pending_payments_ended_idx')} ON ${t.pendingPayments} (ended_at)
+        WHERE ended_status IS NOT NULL`,
     ],
   },
 ];

@@ -82,6 +82,10 @@ export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): R
     async endPendingPayment(paymentUid, { status, failureCode, at }) {
       await executor.query(sql.endPending, [paymentUid, status, failureCode ?? null, at]);
     },
+    async pruneEndedPayments(endedBefore) {
+      const { rows } = await executor.query<{ removed: number }>(sql.pruneEnded, [endedBefore.toISOString()]);
+      return rows[0]?.removed ?? 0;
+    },
     tryLock: (name) => tryLeaseLock(executor, sql, name),
   };
 }

@@ -101,6 +101,10 @@ export function storeStatements(t: TableNames) {
         ended_failure_code = COALESCE($3, ended_failure_code),
         ended_at = COALESCE(ended_at, $4::timestamptz)
       WHERE payment_uid = $1`,
+    // endPending sets ended_at with ended_status, so the partial index on ended_at covers it.
+    pruneEnded: `WITH removed AS (DELETE FROM ${t.pendingPayments}
+        WHERE ended_status IS NOT NULL AND ended_at < $1::timestamptz RETURNING 1)
+      SELECT count(*)::int AS removed FROM removed`,
     // Takes the lock $1 for token $2 for $3 seconds, unless another holder's lease is still running
     // (the database's clock decides, so instances with skewed clocks agree).
     takeLock: `INSERT INTO ${t.locks} (name, token, expires_at)

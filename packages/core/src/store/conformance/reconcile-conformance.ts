@@ -289,6 +289,50 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     },
   },
   {
+    name: 'pruneEndedPayments (when the store has it): forgets the payments ended before the cut-off, never one not ended, and counts them',
+    async run(store) {
+      const endPendingPayment = store.endPendingPayment?.bind(store);
+      const pruneEndedPayments = store.pruneEndedPayments?.bind(store);
+      if (endPendingPayment === undefined || pruneEndedPayments === undefined) return;
+      // Dates long before every other check's, so that the count is this check's alone; a first
+      // prune clears what an interrupted earlier run of it left behind.
+      const cutOff = new Date('2001-01-02T00:00:00.000Z');
+      await pruneEndedPayments(cutOff);
+      const account = uniqueId('acct');
+      const prefix = uniqueId('pay');
+      // All recorded long before the cut-off: only when they ended decides.
+      const payment = (suffix: string) => ({
+        paymentUid: `${prefix}_${suffix}`,
+        accountKey: account,
+        productUid: 'prod_a',
+        offerUid: 'off_a',
+        recordedAt: '2000-12-01T00:00:00.000Z',
+      });
+      for (const suffix of ['a', 'b', 'c', 'd', 'e']) await store.recordPendingPayment(payment(suffix));
+      await endPendingPayment(`${prefix}_a`, {
+        status: 'FAILED',
+        failureCode: 'CAT-109',
+        at: '2001-01-01T00:00:00.000Z',
+      });
+      await endPendingPayment(`${prefix}_b`, { status: 'SUCCEEDED', at: '2001-01-01T23:59:59.999Z' });
+      await endPendingPayment(`${prefix}_c`, { status: 'EXPIRED', at: cutOff.toISOString() });
+      await endPendingPayment(`${prefix}_d`, { status: 'CANCELED', at: '2001-01-03T00:00:00.000Z' });
+      assert.equal(await pruneEndedPayments(cutOff), 2, 'the two ended before the cut-off, paid or not');
+      assert.deepEqual(
+        (await store.listPendingPaymentsOfAccount(account)).map((kept) => kept.paymentUid),
+        [`${prefix}_c`, `${prefix}_d`, `${prefix}_e`],
+        'one ended at the cut-off or later is kept, and one not ended however old',
+      );
+      const open = await store.listPendingPayments({ after: prefix, limit: 1000 });
+      assert.deepEqual(
+        open.filter((listed) => listed.paymentUid.startsWith(prefix)).map((listed) => listed.paymentUid),
+        [`${prefix}_e`],
+        'reconciliation still reads the one not ended',
+      );
+      assert.equal(await pruneEndedPayments(cutOff), 0, 'nothing left to prune');
+    },
+  },
+  {
     name: 'tryLock grants a lock to one holder at a time, and again once released',
     async run(store) {
       const name = uniqueId('lock');
@@ -310,7 +354,8 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
 /**
  * The conformance suite of reconciliation's bookkeeping (ReconcileStore), for a store that keeps
  * it beside its entitlements: the due listing agrees with core's `dueReason` page by page, marks
- * survive updates, pending payments, the lock. Run it beside runStoreConformance.
+ * survive updates, pending payments (ended ones and their pruning too, when the
+ * store keeps them), the lock. Run it beside runStoreConformance.
  *
  * @example
  * import { describe, it } from 'node:test'; // or 'vitest'
