@@ -13,6 +13,8 @@ export interface OpenCheckout {
   readonly checkoutUrl?: string | undefined;
   /** After this the service expires it (ISO 8601); absent when unknown. */
   readonly expiresAt?: string | undefined;
+  /** Set once it ended unpaid (a store that keeps such payments): it cannot be continued. */
+  readonly ended?: unknown;
 }
 
 /**
@@ -100,8 +102,9 @@ function trialUsed(entitlement: Entitlement | undefined): boolean {
   return entitlement?.type === 'SUBSCRIPTION' && entitlement.subscriptionUid !== null;
 }
 
-/** The checkout can still be continued: the service has not expired it (or its expiry is unknown). */
+/** The checkout can still be continued: it has not ended, and the service has not expired it (or its expiry is unknown). */
 export function isStillOpen(checkout: OpenCheckout, now: Date): boolean {
+  if (checkout.ended !== undefined) return false;
   return checkout.expiresAt === undefined || now.getTime() < Date.parse(checkout.expiresAt);
 }
 

@@ -1,5 +1,5 @@
 import type { Payment } from '../schemas/payment.js';
-import type { ReconcileStore } from '../store/reconcile-store.js';
+import type { PaymentEnding, ReconcileStore, ShownOffer } from '../store/reconcile-store.js';
 
 /** Statuses after which a payment can still succeed: the return page shows "pending" for them. */
 const STILL_OPEN = new Set<Payment['status']>([
@@ -15,7 +15,10 @@ export function isPaymentOpen(status: Payment['status']): boolean {
 
 /** A store that may keep pending payments: any, and it does when it is a ReconcileStore. */
 export type PendingPaymentKeeper = Partial<
-  Pick<ReconcileStore, 'recordPendingPayment' | 'removePendingPayment' | 'listPendingPaymentsOfAccount'>
+  Pick<
+    ReconcileStore,
+    'recordPendingPayment' | 'removePendingPayment' | 'listPendingPaymentsOfAccount' | 'endPendingPayment'
+  >
 >;
 
 /**
@@ -35,6 +38,7 @@ export async function rememberPendingPayment(
     Partial<Pick<Payment, 'checkoutUrl' | 'expiresAt'>>,
   accountKey: string,
   now: Date = new Date(),
+  shown?: ShownOffer,
 ): Promise<boolean> {
   if (!isPaymentOpen(payment.status) || store.recordPendingPayment === undefined) return false;
   await store.recordPendingPayment({
@@ -45,11 +49,34 @@ export async function rememberPendingPayment(
     recordedAt: now.toISOString(),
     ...(payment.checkoutUrl ? { checkoutUrl: payment.checkoutUrl } : {}),
     ...(payment.expiresAt ? { expiresAt: payment.expiresAt } : {}),
+    ...(shown ? { shown } : {}),
   });
   return true;
 }
 
-/** Forgets a payment that settled (its webhook, or a read, says so); nothing when the store keeps none. */
-export async function forgetSettledPayment(store: PendingPaymentKeeper, paymentUid: string): Promise<void> {
-  await store.removePendingPayment?.(paymentUid);
+/** The statuses a checkout ends unpaid with. */
+const ENDED = new Set<Payment['status']>(['SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELED']);
+
+/**
+ * What the kit does with a pending payment once it settled (its webhook, a read or a cancel says
+ * so): it is kept with how it ended and its `failureCode` when the service gave one
+ * (`endPendingPayment`), so that the account's page and `kit.explain` say why one did not go
+ * through and a complaint's record shows what the shop showed for each; forgotten when the store
+ * cannot keep it. Nothing when the store keeps no pending payments.
+ */
+export async function settlePendingPayment(
+  store: PendingPaymentKeeper,
+  payment: Pick<Payment, 'paymentUid' | 'status'> & Partial<Pick<Payment, 'failureCode'>>,
+  now: Date,
+): Promise<void> {
+  if (ENDED.has(payment.status) && store.endPendingPayment !== undefined) {
+    const ending: PaymentEnding = {
+      status: payment.status as PaymentEnding['status'],
+      at: now.toISOString(),
+      ...(payment.failureCode !== undefined ? { failureCode: payment.failureCode } : {}),
+    };
+    await store.endPendingPayment(payment.paymentUid, ending);
+    return;
+  }
+  await store.removePendingPayment?.(payment.paymentUid);
 }

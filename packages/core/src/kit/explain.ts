@@ -9,7 +9,8 @@ import type { OfferDefinition } from '../schemas/offer.js';
 import type { Subscription } from '../schemas/subscription.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { type HistoryEntry, isHistoryStore } from '../store/history-store.js';
-import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
+import type { EndedPayment, PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
+import { endedPaymentsOf } from './ended-payments.js';
 
 export interface ExplainOptions {
   /** Only this product (explained even when the account has no entitlement to it). */
@@ -56,6 +57,11 @@ export interface AccessExplanation {
   readonly products: readonly ProductExplanation[];
   /** Checkouts of the account started and not finished, still open. */
   readonly pendingPayments: readonly PendingPayment[];
+  /**
+   * Checkouts of the account that ended unpaid, newest first, each with why (`ended`: FAILED,
+   * EXPIRED or CANCELED, and the service's `failureCode` when a read gave one).
+   */
+  readonly endedPayments: readonly EndedPayment[];
   /** False when the store keeps no history: `history` is then always empty. */
   readonly historyKept: boolean;
 }
@@ -115,16 +121,15 @@ export async function explainAccess(
       return { ...explained, service: await serviceView(context, entitlement, at) };
     }),
   );
-  const pending = (await store.listPendingPaymentsOfAccount?.(accountKey)) ?? [];
+  const ofProduct = (payment: PendingPayment) =>
+    options.productUid === undefined || payment.productUid === options.productUid;
+  const pending = ((await store.listPendingPaymentsOfAccount?.(accountKey)) ?? []).filter(ofProduct);
   return {
     accountKey,
     at: at.toISOString(),
     products,
-    pendingPayments: pending.filter(
-      (payment) =>
-        isStillOpen(payment, at) &&
-        (options.productUid === undefined || payment.productUid === options.productUid),
-    ),
+    pendingPayments: pending.filter((payment) => isStillOpen(payment, at)),
+    endedPayments: endedPaymentsOf(pending, at),
     historyKept,
   };
 }

@@ -6,6 +6,7 @@ import { startReconciler } from '../reconcile/start-reconciler.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { DcbKit } from './kit-types.js';
 import { cancelNewerOnLinesPayingTwice } from './line-sweep.js';
+import { prunePastRetention } from './prune-past-retention.js';
 import type { ResolvedKitConfig } from './resolve-kit-config.js';
 
 /** The kit's `reconcile` and `startReconciler`, on its store, offers, listeners and history. */
@@ -29,19 +30,23 @@ export function kitReconcilers<Store extends EntitlementStore>(
     }
     return report;
   };
-  /** One reconcile run, then the history older than the retention pruned (under the same lock). */
-  const reconcileAndPrune = async (options: ReconcileRunOptions) => {
-    const report = await reconcileWithKit(options);
-    if (history !== undefined && !options.dryRun) {
-      const removed = await history.pruneHistory(new Date(Date.now() - resolved.historyRetentionMs));
-      if (removed > 0) logger.debug?.({ removed }, 'dcbkit: pruned history past its retention');
-    }
-    return report;
-  };
   return {
     reconcile: reconcileWithKit,
     startReconciler(options) {
       requireReconcileStore(store, 'kit.startReconciler');
+      const retention = {
+        history,
+        store,
+        retentionMs: resolved.historyRetentionMs,
+        now: resolved.now,
+        logger,
+      };
+      /** One reconcile run, then the history and the ended checkouts past the retention pruned (under the same lock). */
+      const reconcileAndPrune = async (runOptions: ReconcileRunOptions) => {
+        const report = await reconcileWithKit(runOptions);
+        if (!runOptions.dryRun) await prunePastRetention(retention);
+        return report;
+      };
       return startReconciler(reconcileAndPrune, store, logger, options);
     },
   };

@@ -16,9 +16,10 @@ import type { PartnerRoutes, PartnerRoutesOptions } from '../routes/partner-rout
 import type { LinePolicy } from '../schemas/line-pays-twice.js';
 import type { OfferDefinitionInput } from '../schemas/offer.js';
 import type { Payment } from '../schemas/payment.js';
+import type { CheckoutRecord, CheckoutRecordQuery } from '../store/checkout-record.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { HistoryStore } from '../store/history-store.js';
-import type { PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
+import type { EndedPayment, PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
 import type { WebhookHandler } from '../webhooks/webhook-handler-types.js';
 import type { WebhookHealth } from '../webhooks/webhook-health.js';
 import type { AccessExplanation, ExplainOptions } from './explain.js';
@@ -91,7 +92,10 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
    * in the store's history, when the store keeps one (memoryStore and the SQL stores do). Default true.
    */
   history?: boolean;
-  /** How long history is kept: the running reconciler prunes older entries after each run. Default 90 days. */
+  /**
+   * How long history, and the checkouts that ended (`endedPayments`, `checkoutRecord`), are kept:
+   * the running reconciler prunes older ones after each run. Default 90 days.
+   */
   historyRetentionDays?: number;
   /**
    * Record the business view's facts (trials, renewals, grace, churn, sales and money, by the day
@@ -131,6 +135,21 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * Empty with a store that keeps no pending payments.
    */
   pendingPayments(accountKey: string): Promise<PendingPayment[]>;
+  /**
+   * The account's checkouts that did not finish (failed, cancelled, expired), newest first, each
+   * with `ended`: its status, the service's `failureCode` when a read gave one, and when. Show
+   * them on the account page with their reason. Empty with a store that keeps no pending payments;
+   * a store without `endPendingPayment` lists only those past their expiry.
+   */
+  endedPayments(accountKey: string): Promise<EndedPayment[]>;
+  /**
+   * For a complaint: every checkout of the accounts (or only the payments) asked for, in the order
+   * they started, each with what the shop showed before consent (`shown`: name, price, period,
+   * language, when) and how it ended. A line's record is the record of its accounts. Complete with a
+   * store that keeps ended payments (`endPendingPayment`); otherwise the open ones only. Those that
+   * ended more than `historyRetentionDays` ago are pruned by the running reconciler and missing.
+   */
+  checkoutRecord(query: CheckoutRecordQuery): Promise<CheckoutRecord>;
   /** Applies a payment read server-side (what the return page does), with the kit's store and listeners. */
   grantFromPayment(payment: Payment): Promise<GrantResult>;
   /**

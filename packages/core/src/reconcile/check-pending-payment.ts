@@ -1,7 +1,7 @@
 import { hasAccess } from '../access/has-access.js';
 import { applyPaymentRead } from '../apply/apply-payment-read.js';
 import type { AccessContext } from '../apply/listeners.js';
-import { isPaymentOpen } from '../apply/pending-payments.js';
+import { isPaymentOpen, settlePendingPayment } from '../apply/pending-payments.js';
 import type { PendingPayment } from '../store/reconcile-store.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
 import { readPolitely } from './read-politely.js';
@@ -11,7 +11,8 @@ import type { ReconcileChange } from './reconcile-report.js';
  * Settles one payment a return page left pending. A payment its webhook already applied is
  * forgotten without a read; otherwise `GET /v1/payments/{uid}` (the synchronous source of truth)
  * decides: SUCCEEDED grants through applyPaymentRead (for a subscription, with its subscription
- * read too), a failed, expired or canceled one is forgotten, an open one is kept for the next run
+ * read too), a failed, expired or canceled one is kept as ended with its reason (or forgotten by
+ * a store that cannot keep it), an open one is kept for the next run
  * until it is older than `pendingMaxAgeMs`.
  */
 export async function checkPendingPayment(
@@ -20,8 +21,10 @@ export async function checkPendingPayment(
 ): Promise<CheckResult> {
   const { client, store, budget } = context;
   const forget = () => store.removePendingPayment(pending.paymentUid);
+  const paid = () =>
+    settlePendingPayment(store, { paymentUid: pending.paymentUid, status: 'SUCCEEDED' }, context.now());
   if ((await store.findByPaymentUid(pending.paymentUid)) !== undefined) {
-    await forget();
+    await paid();
     return { kind: 'settled' };
   }
   const requestOptions = budget.signal ? { signal: budget.signal } : undefined;
@@ -35,7 +38,7 @@ export async function checkPendingPayment(
     return { kind: 'settled' };
   }
   if (payment.status !== 'SUCCEEDED') {
-    await forget();
+    await settlePendingPayment(store, payment, context.now());
     return { kind: 'settled' };
   }
   let listenerError: unknown;
@@ -70,7 +73,7 @@ export async function checkPendingPayment(
           : `Payment ${payment.paymentUid} names no account (metadata or subscriberUid).`,
     };
   }
-  await forget();
+  await paid();
   const before = result.previous;
   const after = result.entitlement;
   if (after === undefined || sameRecord(before, after)) return { kind: 'settled' };

@@ -29,7 +29,11 @@ export async function pendingPaymentSource(
   pageSize: number,
   forAccount: string | undefined,
 ): Promise<Source<PendingPayment>> {
-  if (forAccount !== undefined) return listSource(await store.listPendingPaymentsOfAccount(forAccount));
+  if (forAccount !== undefined) {
+    // Those that ended unpaid are kept for the account's pages, not read again.
+    const ofAccount = await store.listPendingPaymentsOfAccount(forAccount);
+    return listSource(ofAccount.filter((payment) => payment.ended === undefined));
+  }
   return pagedSource<PendingPayment>(
     (after) => store.listPendingPayments({ ...(after ? { after: after.paymentUid } : {}), limit: pageSize }),
     pageSize,

@@ -6,7 +6,7 @@ import type { ReconcileStore } from '../store/reconcile-store.js';
  * The store as a dry run sees it: reads go through, every write is computed and dropped. An
  * update hands `change` the stored record and whether its payment is already this entitlement's
  * (the fact a payment read decides on), and resolves to what would be stored; marks, pending
- * payments and locks are left as they are.
+ * payments (ended ones too) and locks are left as they are.
  */
 export function dryRunStore(store: EntitlementStore & ReconcileStore): EntitlementStore & ReconcileStore {
   return {
@@ -28,6 +28,10 @@ export function dryRunStore(store: EntitlementStore & ReconcileStore): Entitleme
     async markReconciled() {},
     async recordPendingPayment() {},
     async removePendingPayment() {},
+    async endPendingPayment() {},
+    async pruneEndedPayments() {
+      return 0;
+    },
     async tryLock() {
       return async () => {};
     },

@@ -1,4 +1,4 @@
-import { forgetSettledPayment, isPaymentOpen } from '../apply/pending-payments.js';
+import { isPaymentOpen, settlePendingPayment } from '../apply/pending-payments.js';
 import { throwClientFailure } from './client-failure.js';
 import type { RouteInput } from './partner-route-types.js';
 import { readOwnPayment } from './read-own-payment.js';
@@ -25,10 +25,10 @@ export async function cancelPayment(context: RouteContext, input: RouteInput): P
   } else if (payment.status !== 'CANCELED') {
     // Consent given (the operator is charging), or already ended another way: the spec allows a
     // cancel only while the payment waits on the subscriber.
-    if (!isPaymentOpen(payment.status)) await forgetSettledPayment(context.store, paymentUid);
+    if (!isPaymentOpen(payment.status)) await settlePendingPayment(context.store, payment, context.now());
     throw routeError('conflict', 'This payment can no longer be cancelled.');
   }
-  await forgetSettledPayment(context.store, paymentUid);
+  await settlePendingPayment(context.store, { paymentUid, status: 'CANCELED' }, context.now());
   return {
     type: 'view',
     status: 200,

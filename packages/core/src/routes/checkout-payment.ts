@@ -1,4 +1,4 @@
-import { forgetSettledPayment } from '../apply/pending-payments.js';
+import { settlePendingPayment } from '../apply/pending-payments.js';
 import { DcbApiError } from '../client/errors.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
 import type { OfferDefinition } from '../schemas/offer.js';
@@ -105,7 +105,7 @@ export async function checkedCheckoutUrl(
 async function cancelUnreachablePayment(context: RouteContext, paymentUid: string): Promise<boolean> {
   try {
     await context.client.payments.cancel(paymentUid);
-    await forgetSettledPayment(context.store, paymentUid);
+    await settlePendingPayment(context.store, { paymentUid, status: 'CANCELED' }, context.now());
     return true;
   } catch (error) {
     context.logger.warn?.(

@@ -7,7 +7,7 @@ import { checkedCheckoutUrl, createCheckoutPayment } from './checkout-payment.js
 import type { RouteInput } from './partner-route-types.js';
 import type { RouteContext } from './route-context.js';
 import { routeError } from './route-error.js';
-import { presentationOf, requiredText } from './route-field-values.js';
+import { presentationOf, requiredText, shownOfferOf } from './route-field-values.js';
 import { guardStateChange } from './route-guard.js';
 import type { RouteResult } from './route-result.js';
 
@@ -27,6 +27,8 @@ export async function checkout(context: RouteContext, input: RouteInput): Promis
     throw routeError('invalid_request', 'The checkout form is missing its nonce; reload the page.');
   }
   const presentation = presentationOf(fields.presentation);
+  // What the page showed before consent (name, price, period, language), kept with the payment.
+  const shown = shownOfferOf(fields, now());
   return context.checkoutLock(account, offer.productUid, async () => {
     // Decided on the server for every adapter, before any request to the service: the service
     // refuses a second charge only per phone line, and an account may pay from several.
@@ -58,7 +60,7 @@ export async function checkout(context: RouteContext, input: RouteInput): Promis
       default: {
         const payment = await createCheckoutPayment(context, account, standing.offer, presentation, nonce);
         const url = await checkedCheckoutUrl(context, payment.paymentUid, payment.checkoutUrl);
-        await rememberPendingPayment(store, payment, account, now());
+        await rememberPendingPayment(store, payment, account, now(), shown);
         return checkoutResult(presentation, payment.paymentUid, url, standing.offer);
       }
     }

@@ -276,7 +276,7 @@ describe('a checkout URL on another host than checkoutBaseUrl (issue 38)', () =>
     expect(logger.error.mock.calls[0]?.[1]).not.toContain('DCB_CHECKOUT_BASE_URL=');
   });
 
-  it('cancels and forgets an open checkout whose URL the configured host now refuses', async () => {
+  it('cancels an open checkout whose URL the configured host now refuses, kept as CANCELED', async () => {
     const store = memoryStore();
     const open = waitingPayment((uid) => `https://checkout.old.example/c/${uid}`)('pay_old');
     await rememberPendingPayment(
@@ -295,7 +295,9 @@ describe('a checkout URL on another host than checkoutBaseUrl (issue 38)', () =>
       code: 'service_unavailable',
     });
     expect(canceled).toEqual(['pay_old']);
-    expect(await store.listPendingPaymentsOfAccount('alice')).toEqual([]);
+    expect(
+      (await store.listPendingPaymentsOfAccount('alice')).map((payment) => payment.ended?.status),
+    ).toEqual(['CANCELED']);
     // With the open checkout gone, the next one is a new payment on the right host.
     await expect(onNewHost.checkout(formPost(onNewHost))).resolves.toMatchObject({
       location: 'https://checkout.new.example/c/pay_1',

@@ -1,5 +1,5 @@
 import { hasAccess } from '../access/has-access.js';
-import { forgetSettledPayment, isPaymentOpen, rememberPendingPayment } from '../apply/pending-payments.js';
+import { isPaymentOpen, rememberPendingPayment, settlePendingPayment } from '../apply/pending-payments.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import { isExpectedCheckoutUrl } from './checkout-url.js';
@@ -34,7 +34,7 @@ export async function returnPage(
   const account = signedIn(accountKey);
   const payment = await readOwnPayment(context, account, identifier(fields, 'paymentUid'), 'return');
   if (isPaymentOpen(payment.status)) await rememberPendingPayment(store, payment, account, now());
-  else await forgetSettledPayment(store, payment.paymentUid);
+  else await settlePendingPayment(store, payment, now());
   const granted = payment.status === 'SUCCEEDED' ? await context.grantSucceededPayment(payment) : undefined;
   const entitlement = granted?.entitlement ?? (await store.get(account, payment.productUid));
   return {

@@ -1,5 +1,6 @@
 import type { Presentation } from '../schemas/create-payment.js';
 import type { SubscriptionCancelWhen } from '../schemas/subscription.js';
+import type { ShownOffer } from '../store/reconcile-store.js';
 import type { RouteFields } from './partner-route-types.js';
 import { routeError } from './route-error.js';
 
@@ -30,4 +31,43 @@ export function presentationOf(value: unknown): Presentation {
 export function cancelWhenOf(value: unknown): SubscriptionCancelWhen {
   if (value === 'NOW' || value === 'PERIOD_END') return value;
   throw routeError('invalid_request', 'when must be NOW or PERIOD_END.');
+}
+
+/** The longest text of what the page showed that is kept (a name or a price, not a page). */
+const MAX_SHOWN_LENGTH = 200;
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
+
+/**
+ * What the checkout form says its page showed for the offer (`shownName`, `shownPrice`,
+ * `shownPeriod`, `shownLanguage`), as rendered, for the record kept with the pending payment.
+ * Undefined when the form says nothing (a partner whose page does not send it); refused as
+ * `invalid_request` when it says it badly: no language, a field too long or not text.
+ */
+export function shownOfferOf(fields: RouteFields, at: Date): ShownOffer | undefined {
+  const { shownName, shownPrice, shownPeriod, shownLanguage } = fields;
+  if (shownName === undefined && shownPrice === undefined) return undefined;
+  const name = shownText(shownName, 'shownName');
+  const price = shownText(shownPrice, 'shownPrice');
+  const period =
+    shownPeriod === undefined || shownPeriod === '' ? undefined : shownText(shownPeriod, 'shownPeriod');
+  if (typeof shownLanguage !== 'string' || !LANGUAGE_TAG.test(shownLanguage)) {
+    throw routeError('invalid_request', 'shownLanguage must be the language tag of the page (e.g. "fr").');
+  }
+  return {
+    name,
+    price,
+    ...(period !== undefined ? { period } : {}),
+    language: shownLanguage,
+    at: at.toISOString(),
+  };
+}
+
+function shownText(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_SHOWN_LENGTH) {
+    throw routeError(
+      'invalid_request',
+      `${name} must be the text the page showed (1 to ${MAX_SHOWN_LENGTH} characters).`,
+    );
+  }
+  return value.trim();
 }

@@ -43,8 +43,9 @@ export const paymentSchema = /* @__PURE__ */ (() =>
     subscriptionUid: z.string().min(1).optional(),
     /**
      * FAILED: the spec's error code of why (PAY-101, PAY-103, SUB-108, CAT-109, or the number's
-     * SBR-102, SBR-104, RSK-101 when the subscriber gave up after it). Not in the spec: see
-     * docs/spec-gaps.md; absent when the service does not say.
+     * SBR-102, SBR-104, RSK-101 when the subscriber gave up after it). EXPIRED: the code of the
+     * last number the checkout refused (CAT-109 for a line that already owns the item), absent
+     * when none was. Not in the spec: see docs/spec-gaps.md; absent when the service does not say.
      */
     failureCode: (z.string().min(1) as z.ZodType<ErrorCode | (string & {})>).optional(),
   }))();

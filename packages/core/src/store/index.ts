@@ -21,6 +21,7 @@ export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/even
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
 export type { EntitlementKey } from '../schemas/entitlement.js';
+export type { CheckoutRecord, CheckoutRecordQuery } from './checkout-record.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
 export { historyChecks, runHistoryConformance } from './conformance/history-conformance.js';
 export {
@@ -53,10 +54,13 @@ export { isLineStore, type LineStore } from './line-store.js';
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {
   type DueEntitlementsQuery,
+  type EndedPayment,
   isReconcileStore,
+  type PaymentEnding,
   type PendingPayment,
   type PendingPaymentsQuery,
   RECONCILE_LOCK,
   type ReconcileStore,
   type ReleaseLock,
+  type ShownOffer,
 } from './reconcile-store.js';

@@ -32,16 +32,37 @@ export function memoryReconcileBookkeeping(all: () => Iterable<Entitlement>): Re
       if (!pendingPayments.has(payment.paymentUid)) pendingPayments.set(payment.paymentUid, { ...payment });
     },
     async listPendingPayments({ after, limit }) {
-      return pendingInUidOrder((payment) => after === undefined || payment.paymentUid > after).slice(
-        0,
-        limit,
-      );
+      return pendingInUidOrder(
+        (payment) => payment.ended === undefined && (after === undefined || payment.paymentUid > after),
+      ).slice(0, limit);
     },
     async listPendingPaymentsOfAccount(accountKey) {
       return pendingInUidOrder((payment) => payment.accountKey === accountKey);
     },
     async removePendingPayment(paymentUid) {
       pendingPayments.delete(paymentUid);
+    },
+    async endPendingPayment(paymentUid, ending) {
+      const payment = pendingPayments.get(paymentUid);
+      if (payment === undefined) return;
+      const failureCode = ending.failureCode ?? payment.ended?.failureCode;
+      pendingPayments.set(paymentUid, {
+        ...payment,
+        ended: {
+          status: ending.status,
+          at: payment.ended?.at ?? ending.at,
+          ...(failureCode !== undefined ? { failureCode } : {}),
+        },
+      });
+    },
+    async pruneEndedPayments(endedBefore) {
+      let removed = 0;
+      for (const [paymentUid, payment] of pendingPayments) {
+        if (payment.ended === undefined || Date.parse(payment.ended.at) >= endedBefore.getTime()) continue;
+        pendingPayments.delete(paymentUid);
+        removed += 1;
+      }
+      return removed;
     },
     // One process holds every memory store's records, so the lock only keeps two runs in this
     // process apart; instances that each have a memory store share nothing to protect.

@@ -18,12 +18,34 @@ export interface ReconcileStore {
   markReconciled(key: EntitlementKey, at: Date): Promise<void>;
   /** Remembers a payment a return page found still pending (idempotent: a second call keeps the first record). */
   recordPendingPayment(payment: PendingPayment): Promise<void>;
-  /** The pending payments, in paymentUid order, after `query.after`, at most `query.limit`. */
+  /**
+   * The pending payments not ended (`ended` unset), in paymentUid order, after `query.after`, at
+   * most `query.limit`: what reconciliation reads.
+   */
   listPendingPayments(query: PendingPaymentsQuery): Promise<PendingPayment[]>;
-  /** One account's pending payments, in paymentUid order (an account has a few at most). */
+  /**
+   * One account's pending payments, in paymentUid order (an account has a few at most), those
+   * that ended unpaid (`endPendingPayment`) included, with their `ended`.
+   */
   listPendingPaymentsOfAccount(accountKey: string): Promise<PendingPayment[]>;
   /** Forgets a pending payment (settled, or given up); nothing happens when it is unknown. */
   removePendingPayment(paymentUid: string): Promise<void>;
+  /**
+   * Optional (a store without it forgets such payments instead): keeps a payment that ended
+   * (paid or not), with how it ended, so that the account's page and `kit.explain` can say why and
+   * a complaint's record (`kit.checkoutRecord`) shows what the shop showed for each. It
+   * leaves `listPendingPayments`; `listPendingPaymentsOfAccount` still lists it. A later call
+   * replaces the status, keeps the first `at`, and keeps the earlier `failureCode` when the later
+   * has none. Nothing happens when the payment is unknown.
+   */
+  endPendingPayment?(paymentUid: string, ending: PaymentEnding): Promise<void>;
+  /**
+   * Optional, beside `endPendingPayment` (a store without it keeps ended payments for ever):
+   * forgets the payments that ended (`ended.at`) before `endedBefore`, paid or not; resolves to how
+   * many it removed. Payments not ended are never removed, however old: reconciliation still reads
+   * them. The running reconciler calls it after each run with the history's retention.
+   */
+  pruneEndedPayments?(endedBefore: Date): Promise<number>;
   /**
    * Takes the lock `name` if no one holds it (across instances sharing the store): resolves to the
    * function that releases it, or undefined when another holder has it. Never waits.
@@ -79,6 +101,45 @@ export interface PendingPayment {
   readonly checkoutUrl?: string | undefined;
   /** When the service expires it if untouched (ISO 8601); absent when unknown. */
   readonly expiresAt?: string | undefined;
+  /**
+   * Set once it ended, by a store that keeps ended payments (`endPendingPayment`): how, and why
+   * when the service said. SUCCEEDED ones are kept too, for the record of what the shop showed.
+   */
+  readonly ended?: PaymentEnding | undefined;
+  /** What the shop's page showed for the offer before the checkout started; absent when it did not say. */
+  readonly shown?: ShownOffer | undefined;
+}
+
+/**
+ * The offer as the shop rendered it on the page the subscriber started the checkout from, in the
+ * words and language of that page (the spec's partner obligation: show name, price and period
+ * before checkout). Nothing about the subscriber: the partner never receives the phone number.
+ */
+export interface ShownOffer {
+  readonly name: string;
+  /** The price text as shown, e.g. "4.500 TND". */
+  readonly price: string;
+  /** The billing period as shown ("per month", "one-time"); absent when the page showed none. */
+  readonly period?: string | undefined;
+  /** The page's language (BCP 47, e.g. "fr"). */
+  readonly language: string;
+  /** When the checkout was started from it (ISO 8601). */
+  readonly at: string;
+}
+
+/** A checkout that did not finish, with how it ended (`ended` always set, never SUCCEEDED). */
+export type EndedPayment = PendingPayment & { readonly ended: PaymentEnding };
+
+/** How a checkout ended: paid, or not (and then why). */
+export interface PaymentEnding {
+  readonly status: 'SUCCEEDED' | 'FAILED' | 'EXPIRED' | 'CANCELED';
+  /**
+   * The service's code of why, when its read gave one (`failureCode`: PAY-101, PAY-103, SUB-108,
+   * CAT-109, SBR-102, SBR-104, RSK-101); absent when it did not say.
+   */
+  readonly failureCode?: string | undefined;
+  /** When the kit learned it ended (ISO 8601). */
+  readonly at: string;
 }
 
 export interface PendingPaymentsQuery {

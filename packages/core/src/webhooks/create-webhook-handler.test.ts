@@ -343,7 +343,7 @@ describe('createWebhookHandler: events after the payment', () => {
 
 describe('createWebhookHandler: pending payments', () => {
   it.each(['payment.succeeded', 'payment.failed'] as const)(
-    'forgets the pending payment once %s says how it ended',
+    'settles the pending payment once %s says how it ended: kept with that ending, no longer read',
     async (name) => {
       const store = memoryStore();
       const handler = createWebhookHandler({
@@ -370,9 +370,17 @@ describe('createWebhookHandler: pending payments', () => {
       });
       const answer = await handler(signedRequest(paymentEvent(name, 0, 'off_credits', { orderId: 'ord_1' })));
       expect(answer.status).toBe(200);
-      expect(
-        (await store.listPendingPaymentsOfAccount('user_1')).map((payment) => payment.paymentUid),
-      ).toEqual(['pay_other']);
+      expect((await store.listPendingPayments({ limit: 10 })).map((payment) => payment.paymentUid)).toEqual([
+        'pay_other',
+      ]);
+      const kept = (await store.listPendingPaymentsOfAccount('user_1')).map((payment) => [
+        payment.paymentUid,
+        payment.ended,
+      ]);
+      expect(kept).toEqual([
+        ['pay_1', { status: name === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED', at: NOW.toISOString() }],
+        ['pay_other', undefined],
+      ]);
     },
   );
 });

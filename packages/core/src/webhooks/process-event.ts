@@ -1,6 +1,6 @@
 import { applyEvent } from '../apply/apply-event.js';
 import { accessChange, hasEventListener, runAccessListeners, runEventListener } from '../apply/listeners.js';
-import { forgetSettledPayment } from '../apply/pending-payments.js';
+import { settlePendingPayment } from '../apply/pending-payments.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { ClaimToken } from '../ledger/event-ledger.js';
 import { metricEntriesOf } from '../metrics/metric-entries-of.js';
@@ -48,9 +48,11 @@ export async function processClaimedEvent(
       'dcbkit: confirming a same-instant subscription change by a read failed; the tie rule decided.',
     );
   }
-  // The payment's outcome is known: it is no longer a checkout to continue or a payment to read.
+  // The payment's outcome is known: it is no longer a checkout to continue or a payment to read
+  // (one that failed is kept with its ending; a later read may add its failureCode).
   if (isPaymentEvent(event)) {
-    await forgetSettledPayment(context.store, event.paymentUid);
+    const status = event.event === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED';
+    await settlePendingPayment(context.store, { paymentUid: event.paymentUid, status }, context.now());
     context.counters.payment(event.event === 'payment.succeeded' ? 'succeeded' : 'failed', event.offerUid);
   }
   await recordFactsOf(context, event, applied.previous, applied.entitlement);

@@ -159,3 +159,32 @@ describe('paying each default offer by PIN', () => {
     ).toBe('SUCCEEDED');
   });
 });
+
+describe('a number the checkout refused, then left to expire', () => {
+  it('CAT-109: EXPIRED, and the read says why (failureCode), with no webhook', async () => {
+    await start();
+    const first = await newPayment('offer_full_unlock');
+    expect(returnParams(await payWithPin(first, '+21650004321')).status).toBe('SUCCEEDED');
+    const before = (await deliveredEvents()).length;
+    const second = await newPayment('offer_full_unlock');
+    const { page } = await enterNumber(second, '+21650004321', 'WIFI');
+    expect(page.html).toContain('(CAT-109)');
+    expect(await readPayment(second.paymentUid)).toMatchObject({ status: 'REQUIRES_ACTION' });
+    expect((await readPayment(second.paymentUid)).failureCode).toBeUndefined();
+    await world.sandbox.clock.advance(1801);
+    expect(await readPayment(second.paymentUid)).toMatchObject({
+      status: 'EXPIRED',
+      failureCode: 'CAT-109',
+    });
+    expect((await deliveredEvents()).length).toBe(before);
+  });
+
+  it('with no number refused: EXPIRED without a failureCode', async () => {
+    await start();
+    const payment = await newPayment('offer_day_pass');
+    await world.sandbox.clock.advance(1801);
+    const read = await readPayment(payment.paymentUid);
+    expect(read.status).toBe('EXPIRED');
+    expect(read.failureCode).toBeUndefined();
+  });
+});

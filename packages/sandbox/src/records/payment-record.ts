@@ -56,9 +56,15 @@ export function toPaymentView(record: PaymentRecord): Payment {
     ...(record.orderId !== undefined ? { orderId: record.orderId } : {}),
     ...(record.subscriberUid !== undefined ? { subscriberUid: record.subscriberUid } : {}),
     ...(record.subscriptionUid !== undefined ? { subscriptionUid: record.subscriptionUid } : {}),
-    // Not in the spec (docs/spec-gaps.md): the spec's code of why a FAILED payment failed.
-    ...(record.status === 'FAILED' && record.failure?.code !== undefined
-      ? { failureCode: record.failure.code }
-      : {}),
+    // Not in the spec (docs/spec-gaps.md): the spec's code of why a FAILED payment failed, and of
+    // why the checkout refused the last number of one that then EXPIRED (CAT-109 for a line that
+    // already owns the item): the partner's read says why the subscriber never paid.
+    ...(failureCodeOf(record) !== undefined ? { failureCode: failureCodeOf(record) } : {}),
   };
+}
+
+function failureCodeOf(record: PaymentRecord): ErrorCode | undefined {
+  if (record.status === 'FAILED') return record.failure?.code;
+  if (record.status === 'EXPIRED') return record.lastRefusal;
+  return undefined;
 }

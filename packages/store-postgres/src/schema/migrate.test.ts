@@ -25,7 +25,10 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     const database = testDatabase('migrate');
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      version: LATEST_VERSION,
+    });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual([
       'dcbkit_entitlement_payments',
@@ -51,7 +54,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
@@ -67,6 +70,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         { version: 8 },
         { version: 9 },
         { version: 10 },
+        { version: 11 },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -115,7 +119,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 });
 
@@ -129,7 +133,10 @@ describe('migrate on PGlite', () => {
   it('runs the same migrations, once', async () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
-    expect(await migrate()).toEqual({ applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], version: LATEST_VERSION });
+    expect(await migrate()).toEqual({
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      version: LATEST_VERSION,
+    });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
     expect(await tablesIn(fromPglite(db), schema)).toEqual([
       'dcbkit_entitlement_payments',
@@ -186,6 +193,7 @@ describe('migrate on PGlite', () => {
       'migrations_pkey',
       'pending_payments',
       'pending_payments_account_idx',
+      'pending_payments_ended_idx',
       'pending_payments_pkey',
     ]);
   });

@@ -256,6 +256,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `ANALYZE ${t.entitlements}`,
     ],
   },
+  {
+    version: 11,
+    name: 'pending payments: how each ended and why (indexed for pruning), and what the shop showed before consent',
+    statements: (t) => [
+      `ALTER TABLE ${t.pendingPayments}
+        ADD COLUMN ended_status text, ADD COLUMN ended_failure_code text, ADD COLUMN ended_at timestamptz,
+        ADD COLUMN shown jsonb`,
+      // pruneEndedPayments reads the ended ones by when they ended; open ones stay out of it.
+      `CREATE INDEX ${t.index('pending_payments_ended_idx')} ON ${t.pendingPayments} (ended_at)
+        WHERE ended_status IS NOT NULL`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

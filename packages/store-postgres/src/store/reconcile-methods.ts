@@ -1,5 +1,5 @@
 import type { Entitlement } from '@dcbkit/core';
-import type { PendingPayment, ReconcileStore } from '@dcbkit/core/store';
+import type { PaymentEnding, PendingPayment, ReconcileStore, ShownOffer } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import { tryLeaseLock } from './lease-lock.js';
 import type { StoreStatements } from './store-statements.js';
@@ -12,6 +12,10 @@ interface PendingRow {
   recorded_at: Date | string;
   checkout_url: string | null;
   expires_at: Date | string | null;
+  ended_status: PaymentEnding['status'] | null;
+  ended_failure_code: string | null;
+  ended_at: Date | string | null;
+  shown: ShownOffer | null;
 }
 
 function pendingPaymentOf(row: PendingRow): PendingPayment {
@@ -23,6 +27,16 @@ function pendingPaymentOf(row: PendingRow): PendingPayment {
     recordedAt: new Date(row.recorded_at).toISOString(),
     ...(row.checkout_url === null ? {} : { checkoutUrl: row.checkout_url }),
     ...(row.expires_at === null ? {} : { expiresAt: new Date(row.expires_at).toISOString() }),
+    ...(row.ended_status === null ? {} : { ended: endingOf(row, row.ended_status) }),
+    ...(row.shown === null ? {} : { shown: row.shown }),
+  };
+}
+
+function endingOf(row: PendingRow, status: PaymentEnding['status']): PaymentEnding {
+  return {
+    status,
+    ...(row.ended_failure_code === null ? {} : { failureCode: row.ended_failure_code }),
+    at: new Date(row.ended_at ?? row.recorded_at).toISOString(),
   };
 }
 
@@ -51,6 +65,7 @@ export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): R
         payment.recordedAt,
         payment.checkoutUrl ?? null,
         payment.expiresAt ?? null,
+        payment.shown === undefined ? null : JSON.stringify(payment.shown),
       ]);
     },
     async listPendingPayments({ after, limit }) {
@@ -63,6 +78,13 @@ export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): R
     },
     async removePendingPayment(paymentUid) {
       await executor.query(sql.removePending, [paymentUid]);
+    },
+    async endPendingPayment(paymentUid, { status, failureCode, at }) {
+      await executor.query(sql.endPending, [paymentUid, status, failureCode ?? null, at]);
+    },
+    async pruneEndedPayments(endedBefore) {
+      const { rows } = await executor.query<{ removed: number }>(sql.pruneEnded, [endedBefore.toISOString()]);
+      return rows[0]?.removed ?? 0;
     },
     tryLock: (name) => tryLeaseLock(executor, sql, name),
   };

@@ -3,7 +3,7 @@ import type { TableNames } from '../schema/table-names.js';
 
 /** The SQL of the store, built once per table names. */
 const pendingColumns =
-  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at';
+  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, ended_status, ended_failure_code, ended_at, shown';
 
 export function storeStatements(t: TableNames) {
   const columns =
@@ -92,13 +92,22 @@ export function storeStatements(t: TableNames) {
     markReconciled: `UPDATE ${t.entitlements}
       SET reconciled_at = GREATEST(reconciled_at, $3::timestamptz) WHERE ${key}`,
     recordPending: `INSERT INTO ${t.pendingPayments}
-        (payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at)
-      VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7::timestamptz) ON CONFLICT (payment_uid) DO NOTHING`,
+        (payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, shown)
+      VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7::timestamptz, $8::jsonb) ON CONFLICT (payment_uid) DO NOTHING`,
     listPending: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
-      WHERE payment_uid COLLATE "C" > $1 ORDER BY payment_uid COLLATE "C" LIMIT $2`,
+      WHERE payment_uid COLLATE "C" > $1 AND ended_status IS NULL ORDER BY payment_uid COLLATE "C" LIMIT $2`,
     listPendingOfAccount: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
       WHERE account_key = $1 ORDER BY payment_uid COLLATE "C"`,
     removePending: `DELETE FROM ${t.pendingPayments} WHERE payment_uid = $1`,
+    // The first time stays; a code is never replaced by none (a webhook after the read that gave it).
+    endPending: `UPDATE ${t.pendingPayments} SET ended_status = $2,
+        ended_failure_code = COALESCE($3, ended_failure_code),
+        ended_at = COALESCE(ended_at, $4::timestamptz)
+      WHERE payment_uid = $1`,
+    // endPending sets ended_at with ended_status, so the partial index on ended_at covers it.
+    pruneEnded: `WITH removed AS (DELETE FROM ${t.pendingPayments}
+        WHERE ended_status IS NOT NULL AND ended_at < $1::timestamptz RETURNING 1)
+      SELECT count(*)::int AS removed FROM removed`,
     // Takes the lock $1 for token $2 for $3 seconds, unless another holder's lease is still running
     // (the database's clock decides, so instances with skewed clocks agree).
     takeLock: `INSERT INTO ${t.locks} (name, token, expires_at)

@@ -1,5 +1,6 @@
 import type { AccessExplanation, AccessReason, OfferDefinition, Offers } from '@dcbkit/core';
-import type { HistoryEntry } from '@dcbkit/core/store';
+import type { HistoryEntry, ShownOffer } from '@dcbkit/core/store';
+import { paymentReason } from '../payment-reason.js';
 import { type HistoryRow, historyRows, stateText, type Words } from './history-rows.js';
 
 /** One product of the account, as the operator's account page shows it. */
@@ -26,6 +27,19 @@ export interface AccountView {
     offer: OfferDefinition | undefined;
     recordedAt: string;
     expiresAt: string;
+    /** What the shop showed before the checkout, as one line; undefined when it was not recorded. */
+    shown: string | undefined;
+  }>;
+  /** Checkouts that ended unpaid, newest first, with why in words and the service's code. */
+  ended: Array<{
+    paymentUid: string;
+    offer: OfferDefinition | undefined;
+    recordedAt: string;
+    endedAt: string;
+    status: string;
+    reason: string;
+    failureCode: string | undefined;
+    shown: string | undefined;
   }>;
   /** False when the store keeps no history: the tables would always be empty. */
   historyKept: boolean;
@@ -109,8 +123,25 @@ export function accountView(explanation: AccessExplanation, words: Words, offers
       offer: offers.get(payment.offerUid),
       recordedAt: payment.recordedAt,
       expiresAt: payment.expiresAt ?? '',
+      shown: shownLine(payment.shown),
+    })),
+    ended: explanation.endedPayments.map((payment) => ({
+      paymentUid: payment.paymentUid,
+      offer: offers.get(payment.offerUid),
+      recordedAt: payment.recordedAt,
+      endedAt: payment.ended.at,
+      status: words.t(`ops.ended.${payment.ended.status}`),
+      reason: words.t(`return.reason.${paymentReason(payment.ended.status, payment.ended.failureCode)}`),
+      failureCode: payment.ended.failureCode,
+      shown: shownLine(payment.shown),
     })),
     historyKept: explanation.historyKept,
     read,
   };
+}
+
+/** "Full unlock · 15.000 TND · One-time (en)": the offer as the page showed it, in the page's own words. */
+function shownLine(shown: ShownOffer | undefined): string | undefined {
+  if (shown === undefined) return undefined;
+  return `${[shown.name, shown.price, shown.period].filter(Boolean).join(' · ')} (${shown.language})`;
 }

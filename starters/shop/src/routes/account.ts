@@ -7,6 +7,7 @@ import {
   hasAccess,
   subscriptionActions,
 } from '@dcbkit/core';
+import { paymentReason } from '../payment-reason.js';
 import type { Views } from '../views.js';
 import type { ShopRequest } from '../web/shop-request.js';
 import type { ShopRoute } from '../web/shop-route.js';
@@ -29,12 +30,19 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
   async function accountPage(request: ShopRequest) {
     const now = kit.now();
     const account = accountKeyOf(request) ?? '';
-    const [entitlements, open] = await Promise.all([
+    const [entitlements, open, endedUnpaid] = await Promise.all([
       kit.store.listByAccount(account),
       kit.pendingPayments(account),
+      kit.endedPayments(account),
     ]);
     // Checkouts started and not finished: continue or cancel them here.
     const pending = open.map((payment) => ({ ...payment, offer: kit.offers.get(payment.offerUid) }));
+    // Checkouts that did not go through, and why (the service's code, else the status).
+    const ended = endedUnpaid.map((payment) => ({
+      ...payment,
+      offer: kit.offers.get(payment.offerUid),
+      reason: paymentReason(payment.ended.status, payment.ended.failureCode),
+    }));
     const byProduct = new Map(entitlements.map((entitlement) => [entitlement.productUid, entitlement]));
     const products = kit.offers.listed.map((offer) => {
       const entitlement = byProduct.get(offer.productUid);
@@ -75,7 +83,7 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
           },
         ];
       });
-    return views.render(request, 'account', { products, subscriptions, purchases, pending });
+    return views.render(request, 'account', { products, subscriptions, purchases, pending, ended });
   }
 
   /** The confirmation page of one action, for a subscription of this account only. */

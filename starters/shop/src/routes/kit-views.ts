@@ -1,6 +1,7 @@
 import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { RETURN_PATH } from '../billing.js';
 import { PREMIUM_PRODUCT } from '../offer-definitions.js';
+import { paymentReason } from '../payment-reason.js';
 import { signInIdOf } from '../session.js';
 import type { Views } from '../views.js';
 import { type ShopAnswer, seeOther } from '../web/shop-answer.js';
@@ -52,7 +53,7 @@ function renderKitView(views: Views) {
           paymentUid: view.paymentUid,
           // Came back without finishing: offer to continue or cancel rather than wait for the expiry.
           continueUrl: view.continueUrl,
-          reason: reasonOf(view.paymentStatus, view.failureCode),
+          reason: paymentReason(view.paymentStatus, view.failureCode),
           // The line had the trial (SUB-108): the kit names the paid offer to come back with.
           paidOffer: view.offerOnceTrialUsed,
         });
@@ -82,13 +83,6 @@ function renderKitView(views: Views) {
       }
     }
   };
-}
-
-/** Why a payment failed, in words the shop has (return.reason.*): the service's code, else the status. */
-const REASONS = new Set(['PAY-101', 'PAY-103', 'SBR-102', 'SBR-104', 'RSK-101', 'CAT-109', 'SUB-108']);
-
-function reasonOf(status: string, failureCode: string | undefined): string {
-  return failureCode !== undefined && REASONS.has(failureCode) ? failureCode : status;
 }
 
 function returnPageOf(paymentUid: string): string {

@@ -1,6 +1,7 @@
 import type { DcbKit } from '@dcbkit/core';
 import type { ShopLogger } from '../logger.js';
 import { businessCsvDownload, businessPage } from '../ops/business-page.js';
+import { checkoutRecordDownload } from '../ops/checkout-record-download.js';
 import { linesPayingTwice, lineView, subscriberUidFrom } from '../ops/line-view.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 import {
@@ -127,6 +128,22 @@ export function opsRoutes({
         return render(request, 'ops-line', {
           line: await lineView(kit, subscriberUid, views.context(request)),
         });
+      },
+    },
+    {
+      // For a complaint: the account's checkouts with what the shop showed before each (JSON).
+      method: 'GET',
+      path: '/ops/account/checkouts.json',
+      guards: operatorOnly,
+      handle: async (request) => {
+        const accountKey = accountKeyFrom(request.query.key);
+        if (accountKey === undefined) return seeOther('/ops');
+        const download = await checkoutRecordDownload(kit, [accountKey]);
+        return downloadAnswer(
+          'application/json; charset=utf-8',
+          download.name,
+          Buffer.from(download.json, 'utf8'),
+        );
       },
     },
     {

@@ -250,6 +250,51 @@ function urlDroppingStore(): ReturnType<typeof memoryStore> {
   };
 }
 
+/** The memory store's pruneEndedPayments, which it always has (optional in the contract). */
+function pruneOf(store: ReturnType<typeof memoryStore>) {
+  const prune = store.pruneEndedPayments?.bind(store);
+  if (prune === undefined) throw new Error('memoryStore has pruneEndedPayments');
+  return prune;
+}
+
+/** Prunes ended payments with `<=`: one that ended at the cut-off goes too. */
+function cutOffIncludedStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  const prune = pruneOf(inner);
+  return {
+    ...inner,
+    pruneEndedPayments: (endedBefore) => prune(new Date(endedBefore.getTime() + 1)),
+  };
+}
+
+/** Prunes by when a payment was recorded (`recorded_at`): old checkouts still open go too. */
+function openPruningStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  const prune = pruneOf(inner);
+  return {
+    ...inner,
+    async pruneEndedPayments(endedBefore) {
+      const open = await inner.listPendingPayments({ limit: Number.MAX_SAFE_INTEGER });
+      const old = open.filter((payment) => Date.parse(payment.recordedAt) < endedBefore.getTime());
+      for (const payment of old) await inner.removePendingPayment(payment.paymentUid);
+      return old.length + (await prune(endedBefore));
+    },
+  };
+}
+
+/** Prunes right but says it removed nothing (a DELETE whose row count is not read). */
+function uncountedPruneStore(): ReturnType<typeof memoryStore> {
+  const inner = memoryStore();
+  const prune = pruneOf(inner);
+  return {
+    ...inner,
+    async pruneEndedPayments(endedBefore) {
+      await prune(endedBefore);
+      return 0;
+    },
+  };
+}
+
 /** Checks, yields, then marks: two concurrent claims both see nothing and both answer new. */
 function racyLedger(): EventLedger {
   const states = new Map<string, 'in_progress' | 'completed'>();
@@ -384,6 +429,14 @@ describe('the conformance suites', () => {
     const pending = check(reconcileChecks, 'pending payments of one account');
     await expect(pending.run(urlDroppingStore())).rejects.toThrow();
     await expect(pending.run(memoryStore())).resolves.toBeUndefined();
+  });
+
+  it('catch a store that prunes ended payments at the cut-off, prunes open ones, or miscounts', async () => {
+    const pruning = check(reconcileChecks, 'pruneEndedPayments');
+    await expect(pruning.run(cutOffIncludedStore()), 'cut-off included').rejects.toThrow(/the two ended/);
+    await expect(pruning.run(openPruningStore()), 'open ones pruned').rejects.toThrow(/the two ended/);
+    await expect(pruning.run(uncountedPruneStore()), 'uncounted').rejects.toThrow(/the two ended/);
+    await expect(pruning.run(memoryStore())).resolves.toBeUndefined();
   });
 
   it.each([1, 2, 3])(

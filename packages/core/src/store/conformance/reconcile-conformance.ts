@@ -194,7 +194,7 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     },
   },
   {
-    name: "pending payments of one account: its own only, with the checkout's URL and expiry kept",
+    name: "pending payments of one account: its own only, with the checkout's URL, expiry and what the shop showed kept",
     async run(store) {
       const account = uniqueId('acct');
       const other = uniqueId('acct');
@@ -206,9 +206,17 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
         recordedAt: '2030-01-01T00:00:00.000Z',
         checkoutUrl: 'https://checkout.example/c/pay_b',
         expiresAt: '2030-01-01T00:15:00.000Z',
+        // What the shop's page showed, in its own words (here Arabic, right to left).
+        shown: {
+          name: 'فتح كامل',
+          price: '15.000 د.ت',
+          period: 'مرة واحدة',
+          language: 'ar',
+          at: '2030-01-01T00:00:00.000Z',
+        },
       };
       // One a return page recorded, with no URL or expiry: listed without them.
-      const { checkoutUrl: _url, expiresAt: _expiry, ...withoutCheckout } = checkout;
+      const { checkoutUrl: _url, expiresAt: _expiry, shown: _shown, ...withoutCheckout } = checkout;
       const returned = {
         ...withoutCheckout,
         paymentUid: `${checkout.paymentUid.slice(0, -2)}_a`,
@@ -221,6 +229,107 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
       await store.removePendingPayment(checkout.paymentUid);
       assert.deepEqual(await store.listPendingPaymentsOfAccount(account), [returned]);
       assert.deepEqual(await store.listPendingPaymentsOfAccount(uniqueId('acct')), []);
+    },
+  },
+  {
+    name: 'ended pending payments (endPendingPayment, when the store has it): kept for the account with why, no longer read by reconciliation',
+    async run(store) {
+      const endPendingPayment = store.endPendingPayment?.bind(store);
+      if (endPendingPayment === undefined) return;
+      const account = uniqueId('acct');
+      const prefix = uniqueId('pay');
+      const payment = (suffix: string) => ({
+        paymentUid: `${prefix}_${suffix}`,
+        accountKey: account,
+        productUid: 'prod_a',
+        offerUid: 'off_a',
+        recordedAt: '2030-01-01T00:00:00.000Z',
+        expiresAt: '2030-01-01T00:15:00.000Z',
+      });
+      for (const suffix of ['a', 'b', 'c']) await store.recordPendingPayment(payment(suffix));
+      await endPendingPayment(`${prefix}_a`, {
+        status: 'FAILED',
+        failureCode: 'CAT-109',
+        at: '2030-01-01T00:05:00.000Z',
+      });
+      await endPendingPayment(`${prefix}_b`, { status: 'SUCCEEDED', at: '2030-01-01T00:10:00.000Z' });
+      await endPendingPayment(`${prefix}_b`, { status: 'EXPIRED', at: '2030-01-01T00:20:00.000Z' });
+      await endPendingPayment(`${prefix}_unknown`, { status: 'CANCELED', at: '2030-01-01T00:20:00.000Z' });
+      const open = await store.listPendingPayments({ after: prefix, limit: 1000 });
+      assert.deepEqual(
+        open.filter((listed) => listed.paymentUid.startsWith(prefix)).map((listed) => listed.paymentUid),
+        [`${prefix}_c`],
+        'an ended payment is no longer read by reconciliation',
+      );
+      assert.deepEqual(await store.listPendingPaymentsOfAccount(account), [
+        {
+          ...payment('a'),
+          ended: { status: 'FAILED', failureCode: 'CAT-109', at: '2030-01-01T00:05:00.000Z' },
+        },
+        { ...payment('b'), ended: { status: 'EXPIRED', at: '2030-01-01T00:10:00.000Z' } },
+        payment('c'),
+      ]);
+      // A webhook said FAILED first (no code); the return page's read then gives the code; a
+      // third report without one keeps it. The first time stays.
+      await endPendingPayment(`${prefix}_c`, { status: 'FAILED', at: '2030-01-01T00:06:00.000Z' });
+      await endPendingPayment(`${prefix}_c`, {
+        status: 'FAILED',
+        failureCode: 'PAY-103',
+        at: '2030-01-01T00:07:00.000Z',
+      });
+      await endPendingPayment(`${prefix}_c`, { status: 'FAILED', at: '2030-01-01T00:08:00.000Z' });
+      const [, , third] = await store.listPendingPaymentsOfAccount(account);
+      assert.deepEqual(third?.ended, {
+        status: 'FAILED',
+        failureCode: 'PAY-103',
+        at: '2030-01-01T00:06:00.000Z',
+      });
+      await store.removePendingPayment(`${prefix}_a`);
+      assert.equal((await store.listPendingPaymentsOfAccount(account)).length, 2, 'removed, ended or not');
+    },
+  },
+  {
+    name: 'pruneEndedPayments (when the store has it): forgets the payments ended before the cut-off, never one not ended, and counts them',
+    async run(store) {
+      const endPendingPayment = store.endPendingPayment?.bind(store);
+      const pruneEndedPayments = store.pruneEndedPayments?.bind(store);
+      if (endPendingPayment === undefined || pruneEndedPayments === undefined) return;
+      // Dates long before every other check's, so that the count is this check's alone; a first
+      // prune clears what an interrupted earlier run of it left behind.
+      const cutOff = new Date('2001-01-02T00:00:00.000Z');
+      await pruneEndedPayments(cutOff);
+      const account = uniqueId('acct');
+      const prefix = uniqueId('pay');
+      // All recorded long before the cut-off: only when they ended decides.
+      const payment = (suffix: string) => ({
+        paymentUid: `${prefix}_${suffix}`,
+        accountKey: account,
+        productUid: 'prod_a',
+        offerUid: 'off_a',
+        recordedAt: '2000-12-01T00:00:00.000Z',
+      });
+      for (const suffix of ['a', 'b', 'c', 'd', 'e']) await store.recordPendingPayment(payment(suffix));
+      await endPendingPayment(`${prefix}_a`, {
+        status: 'FAILED',
+        failureCode: 'CAT-109',
+        at: '2001-01-01T00:00:00.000Z',
+      });
+      await endPendingPayment(`${prefix}_b`, { status: 'SUCCEEDED', at: '2001-01-01T23:59:59.999Z' });
+      await endPendingPayment(`${prefix}_c`, { status: 'EXPIRED', at: cutOff.toISOString() });
+      await endPendingPayment(`${prefix}_d`, { status: 'CANCELED', at: '2001-01-03T00:00:00.000Z' });
+      assert.equal(await pruneEndedPayments(cutOff), 2, 'the two ended before the cut-off, paid or not');
+      assert.deepEqual(
+        (await store.listPendingPaymentsOfAccount(account)).map((kept) => kept.paymentUid),
+        [`${prefix}_c`, `${prefix}_d`, `${prefix}_e`],
+        'one ended at the cut-off or later is kept, and one not ended however old',
+      );
+      const open = await store.listPendingPayments({ after: prefix, limit: 1000 });
+      assert.deepEqual(
+        open.filter((listed) => listed.paymentUid.startsWith(prefix)).map((listed) => listed.paymentUid),
+        [`${prefix}_e`],
+        'reconciliation still reads the one not ended',
+      );
+      assert.equal(await pruneEndedPayments(cutOff), 0, 'nothing left to prune');
     },
   },
   {
@@ -245,7 +354,8 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
 /**
  * The conformance suite of reconciliation's bookkeeping (ReconcileStore), for a store that keeps
  * it beside its entitlements: the due listing agrees with core's `dueReason` page by page, marks
- * survive updates, pending payments, the lock. Run it beside runStoreConformance.
+ * survive updates, pending payments (ended ones and their pruning too, when the
+ * store keeps them), the lock. Run it beside runStoreConformance.
  *
  * @example
  * import { describe, it } from 'node:test'; // or 'vitest'
