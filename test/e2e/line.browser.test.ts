@@ -1,11 +1,11 @@
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postForm, tokenOn } from '../../starters/shop/src/test-support/browser-session.js';
-import { chromiumAvailable, launchChromium } from '../browser/chromium.js';
+import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
-import { expectAccessible, newPhone, screenshot } from './support/phone.js';
+import { expectAccessible, screenshot } from './support/phone.js';
+import { signInAsOperator, useChromium, usePhones } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 const LINE = '+21620000011';
@@ -14,47 +14,38 @@ const LINE = '+21620000011';
 // monthly Premium with line +21620000011. The operator sees the banner naming the line on the
 // operations view, opens the line from it, and finds it again by its subscriberUid in the search.
 describe.runIf(chromiumAvailable)('a line that pays twice, on the operations view', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useChromium();
 
   describe.each(SHOPS)('the $name starter', ({ folder, startShop }) => {
     let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
     let password: string;
-    const contexts: BrowserContext[] = [];
-
-    async function phone(language: (typeof LANGUAGES)[number]): Promise<Page> {
-      const context = await newPhone(browser, language);
-      contexts.push(context);
-      return context.newPage();
-    }
+    let subscriberUid: string;
+    const phone = usePhones(browser);
 
     beforeAll(async () => {
       shop = await startShop({ env: {}, port: 0, logLevel: 'silent' });
       const sandbox = shop.sandbox;
       if (!sandbox || !shop.operatorAccess) throw new Error('the shop should run the embedded sandbox');
       password = shop.operatorAccess.password;
-      for (const accountId of ['demo-amira', 'demo-youssef']) {
+      const buy = async (accountId: string, offerUid: string, msisdn: string) => {
         const customer = request.agent(shop.url);
         await postForm(customer, '/sign-in', { accountId });
         const checkout = await postForm(customer, '/checkout', {
-          offerUid: 'offer_premium_monthly_paid',
+          offerUid,
           token: await tokenOn(customer, '/'),
         });
-        const outcome = await createCheckoutDriver(sandbox).pay(checkout.headers.location ?? '', {
-          msisdn: LINE,
-        });
+        const outcome = await createCheckoutDriver(sandbox).pay(checkout.headers.location ?? '', { msisdn });
         expect(outcome.status).toBe('SUCCEEDED');
         await sandbox.deliverDue();
+      };
+      for (const accountId of ['demo-amira', 'demo-youssef']) {
+        await buy(accountId, 'offer_premium_monthly_paid', LINE);
       }
+      // A day pass Amira pays from another phone: not this line's.
+      await buy('demo-amira', 'offer_day_pass', '+21620000099');
     }, 60_000);
 
     afterAll(async () => {
-      for (const context of contexts) await context.close();
       await shop?.close();
     });
 
@@ -114,13 +105,41 @@ describe.runIf(chromiumAvailable)('a line that pays twice, on the operations vie
           page.locator('main a[href="/ops/account?key=demo-amira"]').first().click(),
         ]);
         if (language === 'en')
-          expect(await page.locator('table.data').first().textContent()).toContain('Line pays twice');
+          expect((await page.locator('table.data').allTextContents()).join(' ')).toContain('Line pays twice');
         await expectPage('account');
 
         // A line no account holds.
         await page.goto(`${shop.url}/ops/line?line=sbr_nobody`);
         expect(await page.locator('main p.notice[role=status]').count()).toBe(1);
+        subscriberUid = line;
       },
     );
+
+    it('exports the line’s record for a complaint: the payments this line made, from both accounts, in order', async () => {
+      const page = await phone('en');
+      await signInAsOperator(page, shop.url, password);
+      await page.goto(`${shop.url}/ops/line?line=${subscriberUid}`);
+      const href = await page.locator('main a[href^="/ops/line/checkouts.json"]').getAttribute('href');
+      const answer = await page.request.get(`${shop.url}${href}`);
+      expect(answer.headers()['content-disposition']).toContain('attachment');
+      const record = (await answer.json()) as {
+        accountKeys: string[];
+        payments: Array<{
+          accountKey: string;
+          offerUid: string;
+          ended?: { status: string; subscriberUid?: string };
+        }>;
+      };
+      expect(record.accountKeys.sort()).toEqual(['demo-amira', 'demo-youssef']);
+      // The day pass Amira paid from another phone is not this line's.
+      expect(
+        record.payments.map((payment) => [payment.accountKey, payment.offerUid, payment.ended?.status]),
+      ).toEqual([
+        ['demo-amira', 'offer_premium_monthly_paid', 'SUCCEEDED'],
+        ['demo-youssef', 'offer_premium_monthly_paid', 'SUCCEEDED'],
+      ]);
+      for (const payment of record.payments) expect(payment.ended?.subscriberUid).toBe(subscriberUid);
+      await expectAccessible(page);
+    });
   });
 });

@@ -66,7 +66,7 @@ const ENDED = new Set<Payment['status']>(['SUCCEEDED', 'FAILED', 'EXPIRED', 'CAN
  */
 export async function settlePendingPayment(
   store: PendingPaymentKeeper,
-  payment: Pick<Payment, 'paymentUid' | 'status'> & Partial<Pick<Payment, 'failureCode'>>,
+  payment: Pick<Payment, 'paymentUid' | 'status'> & Partial<Pick<Payment, 'failureCode' | 'subscriberUid'>>,
   now: Date,
 ): Promise<void> {
   if (ENDED.has(payment.status) && store.endPendingPayment !== undefined) {
@@ -74,6 +74,7 @@ export async function settlePendingPayment(
       status: payment.status as PaymentEnding['status'],
       at: now.toISOString(),
       ...(payment.failureCode !== undefined ? { failureCode: payment.failureCode } : {}),
+      ...(payment.subscriberUid !== undefined ? { subscriberUid: payment.subscriberUid } : {}),
     };
     await store.endPendingPayment(payment.paymentUid, ending);
     return;

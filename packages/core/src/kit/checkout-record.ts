@@ -13,7 +13,9 @@ export function checkoutRecordOf(
   const wanted = query.paymentUids === undefined ? undefined : new Set(query.paymentUids);
   const byUid = new Map<string, PendingPayment>();
   for (const payment of paymentsOfAccounts.flat()) {
-    if (wanted === undefined || wanted.has(payment.paymentUid)) byUid.set(payment.paymentUid, payment);
+    if (wanted !== undefined && !wanted.has(payment.paymentUid)) continue;
+    if (query.subscriberUid !== undefined && payment.ended?.subscriberUid !== query.subscriberUid) continue;
+    byUid.set(payment.paymentUid, payment);
   }
   const payments = [...byUid.values()].sort(
     (a, b) =>

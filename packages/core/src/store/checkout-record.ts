@@ -6,6 +6,11 @@ export interface CheckoutRecordQuery {
   readonly accountKeys: readonly string[];
   /** Only these payments of those accounts; all of them when absent. */
   readonly paymentUids?: readonly string[];
+  /**
+   * Only the payments this line consented to (their `ended.subscriberUid`): a line's record, from
+   * the accounts `kit.explainLine` names. A payment whose line the service never said is left out.
+   */
+  readonly subscriberUid?: string;
 }
 
 /**

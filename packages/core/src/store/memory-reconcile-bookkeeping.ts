@@ -46,12 +46,14 @@ export function memoryReconcileBookkeeping(all: () => Iterable<Entitlement>): Re
       const payment = pendingPayments.get(paymentUid);
       if (payment === undefined) return;
       const failureCode = ending.failureCode ?? payment.ended?.failureCode;
+      const subscriberUid = ending.subscriberUid ?? payment.ended?.subscriberUid;
       pendingPayments.set(paymentUid, {
         ...payment,
         ended: {
           status: ending.status,
           at: payment.ended?.at ?? ending.at,
           ...(failureCode !== undefined ? { failureCode } : {}),
+          ...(subscriberUid !== undefined ? { subscriberUid } : {}),
         },
       });
     },

@@ -140,6 +140,11 @@ export interface PaymentEnding {
   readonly failureCode?: string | undefined;
   /** When the kit learned it ended (ISO 8601). */
   readonly at: string;
+  /**
+   * The line that consented (the service's `subscriberUid`, never the number), when the service
+   * said: a complaint about a line finds that line's payments by it (`kit.checkoutRecord`).
+   */
+  readonly subscriberUid?: string | undefined;
 }
 
 export interface PendingPaymentsQuery {

@@ -52,7 +52,12 @@ export async function processClaimedEvent(
   // (one that failed is kept with its ending; a later read may add its failureCode).
   if (isPaymentEvent(event)) {
     const status = event.event === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED';
-    await settlePendingPayment(context.store, { paymentUid: event.paymentUid, status }, context.now());
+    const line = event.subscriberUid === undefined ? {} : { subscriberUid: event.subscriberUid };
+    await settlePendingPayment(
+      context.store,
+      { paymentUid: event.paymentUid, status, ...line },
+      context.now(),
+    );
     context.counters.payment(event.event === 'payment.succeeded' ? 'succeeded' : 'failed', event.offerUid);
   }
   await recordFactsOf(context, event, applied.previous, applied.entitlement);

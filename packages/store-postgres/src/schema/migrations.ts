@@ -258,11 +258,11 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 11,
-    name: 'pending payments: how each ended and why (indexed for pruning), and what the shop showed before consent',
+    name: 'pending payments: how each ended, why and on which line (indexed for pruning), and what the shop showed before consent',
     statements: (t) => [
       `ALTER TABLE ${t.pendingPayments}
         ADD COLUMN ended_status text, ADD COLUMN ended_failure_code text, ADD COLUMN ended_at timestamptz,
-        ADD COLUMN shown jsonb`,
+        ADD COLUMN ended_subscriber_uid text, ADD COLUMN shown jsonb`,
       // pruneEndedPayments reads the ended ones by when they ended; open ones stay out of it.
       `CREATE INDEX ${t.index('pending_payments_ended_idx')} ON ${t.pendingPayments} (ended_at)
         WHERE ended_status IS NOT NULL`,

@@ -15,6 +15,7 @@ interface PendingRow {
   ended_status: PaymentEnding['status'] | null;
   ended_failure_code: string | null;
   ended_at: Date | string | null;
+  ended_subscriber_uid: string | null;
   shown: ShownOffer | null;
 }
 
@@ -37,6 +38,7 @@ function endingOf(row: PendingRow, status: PaymentEnding['status']): PaymentEndi
     status,
     ...(row.ended_failure_code === null ? {} : { failureCode: row.ended_failure_code }),
     at: new Date(row.ended_at ?? row.recorded_at).toISOString(),
+    ...(row.ended_subscriber_uid === null ? {} : { subscriberUid: row.ended_subscriber_uid }),
   };
 }
 
@@ -79,8 +81,14 @@ export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): R
     async removePendingPayment(paymentUid) {
       await executor.query(sql.removePending, [paymentUid]);
     },
-    async endPendingPayment(paymentUid, { status, failureCode, at }) {
-      await executor.query(sql.endPending, [paymentUid, status, failureCode ?? null, at]);
+    async endPendingPayment(paymentUid, { status, failureCode, at, subscriberUid }) {
+      await executor.query(sql.endPending, [
+        paymentUid,
+        status,
+        failureCode ?? null,
+        at,
+        subscriberUid ?? null,
+      ]);
     },
     async pruneEndedPayments(endedBefore) {
       const { rows } = await executor.query<{ removed: number }>(sql.pruneEnded, [endedBefore.toISOString()]);

@@ -3,7 +3,7 @@ import type { TableNames } from '../schema/table-names.js';
 
 /** The SQL of the store, built once per table names. */
 const pendingColumns =
-  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, ended_status, ended_failure_code, ended_at, shown';
+  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, ended_status, ended_failure_code, ended_at, ended_subscriber_uid, shown';
 
 export function storeStatements(t: TableNames) {
   const columns =
@@ -99,10 +99,11 @@ export function storeStatements(t: TableNames) {
     listPendingOfAccount: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
       WHERE account_key = $1 ORDER BY payment_uid COLLATE "C"`,
     removePending: `DELETE FROM ${t.pendingPayments} WHERE payment_uid = $1`,
-    // The first time stays; a code is never replaced by none (a webhook after the read that gave it).
+    // The first time stays; a code or a line is never replaced by none (a webhook after the read that gave it).
     endPending: `UPDATE ${t.pendingPayments} SET ended_status = $2,
         ended_failure_code = COALESCE($3, ended_failure_code),
-        ended_at = COALESCE(ended_at, $4::timestamptz)
+        ended_at = COALESCE(ended_at, $4::timestamptz),
+        ended_subscriber_uid = COALESCE($5, ended_subscriber_uid)
       WHERE payment_uid = $1`,
     // endPending sets ended_at with ended_status, so the partial index on ended_at covers it.
     pruneEnded: `WITH removed AS (DELETE FROM ${t.pendingPayments}

@@ -131,6 +131,24 @@ export function opsRoutes({
       },
     },
     {
+      // For a complaint about a line: its accounts' payments that this line consented to (JSON).
+      method: 'GET',
+      path: '/ops/line/checkouts.json',
+      guards: operatorOnly,
+      handle: async (request) => {
+        const subscriberUid = subscriberUidFrom(request.query.line);
+        if (subscriberUid === undefined) return seeOther('/ops');
+        const { accounts } = await kit.explainLine(subscriberUid);
+        const accountKeys = accounts.map((account) => account.accountKey);
+        const download = await checkoutRecordDownload(kit, { accountKeys, subscriberUid });
+        return downloadAnswer(
+          'application/json; charset=utf-8',
+          download.name,
+          Buffer.from(download.json, 'utf8'),
+        );
+      },
+    },
+    {
       // For a complaint: the account's checkouts with what the shop showed before each (JSON).
       method: 'GET',
       path: '/ops/account/checkouts.json',
@@ -138,7 +156,7 @@ export function opsRoutes({
       handle: async (request) => {
         const accountKey = accountKeyFrom(request.query.key);
         if (accountKey === undefined) return seeOther('/ops');
-        const download = await checkoutRecordDownload(kit, [accountKey]);
+        const download = await checkoutRecordDownload(kit, { accountKeys: [accountKey] });
         return downloadAnswer(
           'application/json; charset=utf-8',
           download.name,

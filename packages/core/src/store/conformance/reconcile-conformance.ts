@@ -232,7 +232,7 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
     },
   },
   {
-    name: 'ended pending payments (endPendingPayment, when the store has it): kept for the account with why, no longer read by reconciliation',
+    name: 'ended pending payments (endPendingPayment, when the store has it): kept for the account with why and on which line, no longer read by reconciliation',
     async run(store) {
       const endPendingPayment = store.endPendingPayment?.bind(store);
       if (endPendingPayment === undefined) return;
@@ -271,7 +271,12 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
       ]);
       // A webhook said FAILED first (no code); the return page's read then gives the code; a
       // third report without one keeps it. The first time stays.
-      await endPendingPayment(`${prefix}_c`, { status: 'FAILED', at: '2030-01-01T00:06:00.000Z' });
+      // The line that consented (subscriberUid) is kept the same way: said once, never unsaid.
+      await endPendingPayment(`${prefix}_c`, {
+        status: 'FAILED',
+        at: '2030-01-01T00:06:00.000Z',
+        subscriberUid: 'sbr_line',
+      });
       await endPendingPayment(`${prefix}_c`, {
         status: 'FAILED',
         failureCode: 'PAY-103',
@@ -283,6 +288,7 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
         status: 'FAILED',
         failureCode: 'PAY-103',
         at: '2030-01-01T00:06:00.000Z',
+        subscriberUid: 'sbr_line',
       });
       await store.removePendingPayment(`${prefix}_a`);
       assert.equal((await store.listPendingPaymentsOfAccount(account)).length, 2, 'removed, ended or not');
