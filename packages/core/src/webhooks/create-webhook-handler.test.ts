@@ -368,7 +368,9 @@ describe('createWebhookHandler: pending payments', () => {
         offerUid: 'off_monthly',
         recordedAt: NOW.toISOString(),
       });
-      const answer = await handler(signedRequest(paymentEvent(name, 0, 'off_credits', { orderId: 'ord_1' })));
+      const answer = await handler(
+        signedRequest(paymentEvent(name, 0, 'off_credits', { orderId: 'ord_1', subscriberUid: 'sbr_line' })),
+      );
       expect(answer.status).toBe(200);
       expect((await store.listPendingPayments({ limit: 10 })).map((payment) => payment.paymentUid)).toEqual([
         'pay_other',
@@ -378,7 +380,15 @@ describe('createWebhookHandler: pending payments', () => {
         payment.ended,
       ]);
       expect(kept).toEqual([
-        ['pay_1', { status: name === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED', at: NOW.toISOString() }],
+        [
+          'pay_1',
+          {
+            status: name === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED',
+            at: NOW.toISOString(),
+            // The line that consented, as the event names it: a line's complaint record finds it.
+            subscriberUid: 'sbr_line',
+          },
+        ],
         ['pay_other', undefined],
       ]);
     },
