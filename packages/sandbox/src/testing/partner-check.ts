@@ -8,7 +8,7 @@ import {
 } from './delivery-findings.js';
 import { gateResult } from './gate-checkpoints.js';
 import { PartnerCheckError } from './partner-check-error.js';
-import { type PartnerCheckOptions, resolvePartnerCheckOptions } from './partner-check-options.js';
+import type { PartnerCheckOptions } from './partner-check-options.js';
 import {
   failed,
   failureMessage,
@@ -20,6 +20,7 @@ import {
 } from './partner-check-report.js';
 import { CheckRun, CheckStopped } from './partner-check-run.js';
 import { tellStory } from './partner-check-story.js';
+import { resolvePartnerCheckOptions } from './resolve-partner-check-options.js';
 
 /**
  * The chaos of a run: every event delivered twice, half held back behind later ones, a quarter

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../start/start-sandbox.js';
 import { startTestSandbox } from '../test-support/sandbox-fixture.js';
 import { PartnerCheckError } from './partner-check-error.js';
-import { type PartnerCheckOptions, resolvePartnerCheckOptions } from './partner-check-options.js';
+import type { PartnerCheckOptions } from './partner-check-options.js';
+import { resolvePartnerCheckOptions } from './resolve-partner-check-options.js';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
