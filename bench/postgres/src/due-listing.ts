@@ -17,6 +17,11 @@ import { median } from './latency.js';
 
 const SMALL = 10_000;
 const LARGE = 1_000_000;
+/** listDuePage's sizes, each with every 20th entitlement due (5 %: 500, 5,000 and 50,000 due). */
+const WALK_SIZES = [10_000, 100_000, 1_000_000] as const;
+const WALK_DUE_EVERY = 20;
+/** Pages timed per size, from cursors spread over the walk. */
+const SAMPLED_PAGES = 15;
 /** Due in both tables: the page comparison holds the work of a page fixed and grows the rest. */
 const DUE = 1_000;
 /** Due of LARGE for the pass. */
@@ -125,6 +130,65 @@ async function listAll(
   return { msPerPage: (performance.now() - started) / pages, rows };
 }
 
+/**
+ * What one page of listDuePage costs, from cursors spread over a whole walk (so that every size is
+ * timed in the middle of its due rows, not at their start): the median over the sampled pages.
+ */
+async function duePageCost(table: Table): Promise<{ msPerPage: number; due: number }> {
+  const { store } = table.sqlStore;
+  const query = { now: NOW, staleBefore: STALE_BEFORE, limit: PAGE_SIZE };
+  const cursors: string[] = [];
+  let due = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await store.listDuePage({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+    due += page.entitlements.length;
+    cursor = page.cursor;
+    if (cursor !== undefined) cursors.push(cursor);
+  } while (cursor !== undefined);
+  const step = Math.max(1, Math.floor(cursors.length / SAMPLED_PAGES));
+  const sampled = cursors.filter((_, i) => i % step === 0).slice(0, SAMPLED_PAGES);
+  const times: number[] = [];
+  for (const from of sampled) {
+    const started = performance.now();
+    await store.listDuePage({ ...query, cursor: from });
+    times.push(performance.now() - started);
+  }
+  return { msPerPage: median(times), due };
+}
+
+/** listDuePage at three sizes, the same share due: a page costs the same at each. */
+async function duePagePart(pool: pg.Pool, tables: Table[]): Promise<void> {
+  const walked: Table[] = [];
+  for (const size of WALK_SIZES) {
+    const table = await seeded(pool, size, WALK_DUE_EVERY);
+    tables.push(table);
+    walked.push(table);
+  }
+  const perPage = new Map<number, number[]>(WALK_SIZES.map((size) => [size, []]));
+  const dueAt = new Map<number, number>();
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rotating order, so that a burst of noise on a shared machine hits every size.
+    const order = walked.map((_, i) => walked[(i + round) % walked.length] as Table);
+    for (const table of order) {
+      const { msPerPage, due } = await duePageCost(table);
+      perPage.get(table.size)?.push(msPerPage);
+      dueAt.set(table.size, due);
+    }
+  }
+  const figures = WALK_SIZES.map(
+    (size) => `at ${count(size)} (${count(dueAt.get(size) ?? 0)} due) ${ms(median(perPage.get(size) ?? []))}`,
+  );
+  console.log(`  listDuePage, a page of ${PAGE_SIZE} from the middle of the walk: ${figures.join(', ')}`);
+  const small = perPage.get(WALK_SIZES[0]) ?? [];
+  const large = perPage.get(WALK_SIZES[2]) ?? [];
+  const ratios = large.map((value, i) => value / (small[i] ?? value));
+  const ratio = median(ratios);
+  console.log(
+    `  ${ratio <= PAGE_TARGET ? 'PASS' : 'MISS'}  listDuePage page at ${count(LARGE)} / page at ${count(SMALL)}: ${ratio.toFixed(3)} (target <= ${PAGE_TARGET})`,
+  );
+}
+
 /** The service's answer to every subscription read: renewed, its next period a month away. */
 function renewingClient(): Pick<DcbClient, 'payments' | 'subscriptions'> {
   const currentPeriodEnd = new Date(NOW.getTime() + 30 * DAY_MS).toISOString();
@@ -147,7 +211,7 @@ function renewingClient(): Pick<DcbClient, 'payments' | 'subscriptions'> {
   return { subscriptions, payments } as unknown as Pick<DcbClient, 'payments' | 'subscriptions'>;
 }
 
-/** One reconcile pass; the milliseconds it took, of which in listDueEntitlements, and what it checked. */
+/** One reconcile pass; the milliseconds it took, of which in listDuePage, and what it checked. */
 async function pass(
   table: Table,
 ): Promise<{ ms: number; listingMs: number; pages: number; checked: number }> {
@@ -155,10 +219,10 @@ async function pass(
   let listingMs = 0;
   let pages = 0;
   const timed = Object.create(store) as typeof store;
-  timed.listDueEntitlements = async (query) => {
+  timed.listDuePage = async (query) => {
     const started = performance.now();
     try {
-      return await store.listDueEntitlements(query);
+      return await store.listDuePage(query);
     } finally {
       listingMs += performance.now() - started;
       pages++;
@@ -210,7 +274,7 @@ export async function dueListingPart(databaseUrl: string): Promise<void> {
     const sorted = [...ratios].sort((a, b) => a - b);
     const ratio = median(ratios);
     console.log(
-      `  a page of ${PAGE_SIZE} (${count(DUE)} due, staleBefore 7 days): at ${count(SMALL)} ${ms(median(perPage.small))}, at ${count(LARGE)} ${ms(median(perPage.large))} (median of ${ROUNDS} rounds)`,
+      `  listDueEntitlements (by key), a page of ${PAGE_SIZE} (${count(DUE)} due, staleBefore 7 days): at ${count(SMALL)} ${ms(median(perPage.small))}, at ${count(LARGE)} ${ms(median(perPage.large))} (median of ${ROUNDS} rounds)`,
     );
     console.log(
       `  ${ratio <= PAGE_TARGET ? 'PASS' : 'MISS'}  page at ${count(LARGE)} / page at ${count(SMALL)}: ${ratio.toFixed(3)} (range ${sorted[0]?.toFixed(3)}–${sorted.at(-1)?.toFixed(3)}; target <= ${PAGE_TARGET})`,
@@ -224,6 +288,7 @@ export async function dueListingPart(databaseUrl: string): Promise<void> {
       `  reconcile pass over ${count(due)} due of ${count(LARGE)} (client answered in the process, 4 reads at once): ${(run.ms / 1000).toFixed(2)} s, ${ms(run.ms / run.checked)} per check; listing ${ms(run.listingMs)} over ${run.pages} pages (${ms(run.listingMs / run.pages)} a page); the next pass checks ${again.checked}`,
     );
     if (run.checked !== due) throw new Error(`the pass checked ${run.checked} of ${due} due`);
+    await duePagePart(pool, tables);
   } finally {
     for (const table of tables) await pool.query(`DROP SCHEMA IF EXISTS "${table.schema}" CASCADE`);
     await pool.end();

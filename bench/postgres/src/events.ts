@@ -31,6 +31,8 @@ export interface BenchEvent {
   productUid: string;
   orderId: string;
   paymentUid: string;
+  subscriberUid: string;
+  occurredAt: string;
   /** The event key dcbkit's ledger uses (eventKey), so both write the same rows. */
   key: string;
 }
@@ -74,6 +76,8 @@ export function benchEvents(first: number, count: number, signedAt: Date): Bench
       productUid,
       orderId: event.orderId,
       paymentUid: event.paymentUid,
+      subscriberUid: event.subscriberUid,
+      occurredAt: event.occurredAt,
       key: [
         event.event,
         event.paymentUid,

@@ -4,21 +4,40 @@ import type { BenchEvent } from './events.js';
 
 /**
  * The floor: what a hand-written receiver does for one event on the same tables, with no dcbkit
- * code around it: one `pg` transaction running the same statements as dcbkit (claim the event,
- * read the entitlement, its version and whether its payment and unit are known, write it with its
- * new payment and unit rows, mark the event completed), with the record built by hand. One
- * transaction, so one commit where dcbkit makes three (claim, entitlement, completion): what the
- * whole kit costs against the least a correct receiver must do.
+ * code around it: one `pg` transaction running the statements dcbkit's one-transaction path runs
+ * (claim the event as completed; read the entitlement, its version and whether its payment and
+ * unit are known; write it with its new payment and unit rows; count its business fact; for a
+ * subscription, read its phone line's entitlements; then the event's target, its history entry and
+ * its pending payment's end in one statement), with the record built by hand: what the whole kit
+ * costs against the least a correct receiver doing the same work must do.
  */
 export function floorReceiver(pool: pg.Pool, schema: string) {
   const entitlements = `"${schema}"."dcbkit_entitlements"`;
   const payments = `"${schema}"."dcbkit_entitlement_payments"`;
   const units = `"${schema}"."dcbkit_entitlement_units"`;
   const events = `"${schema}"."dcbkit_events"`;
+  const history = `"${schema}"."dcbkit_history"`;
+  const pending = `"${schema}"."dcbkit_pending_payments"`;
+  const metricKeys = `"${schema}"."dcbkit_metric_keys"`;
+  const metricDays = `"${schema}"."dcbkit_metric_days"`;
   const key = 'account_key = $1 AND product_uid = $2';
-  const claim = `INSERT INTO ${events} (key_hash, event_key, state, lease_until)
-    VALUES (decode($1, 'hex'), $2, 'in_progress', now() + interval '60 seconds')
-    ON CONFLICT (key_hash) DO NOTHING RETURNING 1`;
+  // The claim as dcbkit's: the transaction's timeouts, the key inserted as completed, and a copy's
+  // history entry written by the same statement when the key was there before.
+  const claim = `WITH settings AS (
+      SELECT set_config('lock_timeout', '9000', true), set_config('statement_timeout', '9000', true)
+    ), claim AS (
+      INSERT INTO ${events} (key_hash, event_key, state, lease_until, completed_at)
+      SELECT decode($1, 'hex'), $2, 'completed', NULL, now() FROM settings
+      ON CONFLICT (key_hash) DO NOTHING RETURNING 1
+    ), seen AS (
+      SELECT state, account_key, product_uid FROM ${events} WHERE key_hash = decode($1, 'hex')
+    ), copy AS (
+      INSERT INTO ${history} (recorded_at, account_key, product_uid, source, decision, event_key, status_before, status_after)
+      SELECT now(), s.account_key, s.product_uid, 'webhook', 'duplicate', $2, e.data->>'status', e.data->>'status'
+      FROM seen s LEFT JOIN ${entitlements} e ON e.account_key = s.account_key AND e.product_uid = s.product_uid
+      WHERE s.state = 'completed' AND s.account_key IS NOT NULL
+    )
+    SELECT 1 AS claimed FROM claim`;
   const read = `SELECT e.data, e.version::text AS version,
       EXISTS (SELECT 1 FROM ${payments} WHERE payment_uid = $3) AS payment_known,
       EXISTS (SELECT 1 FROM ${units} WHERE ${key} AND order_id = $4) AS unit_known
@@ -38,9 +57,22 @@ export function floorReceiver(pool: pg.Pool, schema: string) {
   const update =
     withFacts(`UPDATE ${entitlements} SET data = $3::text::jsonb, version = version + 1, updated_at = now()
     WHERE ${key} AND version = $6::bigint`);
-  const complete = `INSERT INTO ${events} (key_hash, event_key, state, lease_until, completed_at)
-    VALUES (decode($1, 'hex'), $2, 'completed', NULL, now())
-    ON CONFLICT (key_hash) DO UPDATE SET state = 'completed', lease_until = NULL, completed_at = now()`;
+  // The fact counted once by its key, added to its day's total.
+  const fact = `WITH input AS (
+      SELECT * FROM unnest(ARRAY[$1::text], ARRAY[$2::date], ARRAY[$3::text], ARRAY[$4::text], ARRAY[$5::text],
+        ARRAY[$6::bigint], ARRAY[$7::bigint]) AS e(key, day, offer_uid, product_uid, kind, amount, live)
+    ), fresh AS (INSERT INTO ${metricKeys} (key) SELECT key FROM input ON CONFLICT (key) DO NOTHING RETURNING key)
+    INSERT INTO ${metricDays} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
+    SELECT day, offer_uid, product_uid, kind, 'TND', 1, amount, live FROM input JOIN fresh USING (key)
+    ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
+      count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live`;
+  const line = `SELECT data FROM ${entitlements} WHERE data->>'subscriberUid' = $1
+    ORDER BY account_key COLLATE "C", product_uid COLLATE "C"`;
+  const last = `WITH target AS (UPDATE ${events} SET account_key = $3, product_uid = $4 WHERE key_hash = decode($1, 'hex')),
+    entry AS (INSERT INTO ${history} (recorded_at, account_key, product_uid, source, decision, event_name,
+      event_key, occurred_at, payment_uid, status_after)
+      VALUES (now(), $3, $4, 'webhook', 'applied', 'payment.succeeded', $2, $5, $6, 'ACTIVE'))
+    UPDATE ${pending} SET ended_status = 'SUCCEEDED', ended_at = now() WHERE payment_uid = $6`;
 
   return async function receive(event: BenchEvent): Promise<void> {
     const hash = createHash('sha256').update(event.key).digest('hex');
@@ -79,7 +111,25 @@ export function floorReceiver(pool: pg.Pool, schema: string) {
           : await client.query(insert, params);
         if (written.rows.length !== 1)
           throw new Error('floor: concurrent write (events of one entitlement overlapped)');
-        await client.query(complete, [hash, event.key]);
+        const subscription = unitOrderId === null;
+        await client.query(fact, [
+          `purchase:${event.paymentUid}`,
+          event.occurredAt.slice(0, 10),
+          subscription ? 'off_premium_monthly' : 'off_credits_10',
+          event.productUid,
+          subscription ? 'new_subscription' : 'unit_sold',
+          subscription ? 4500 : 2000,
+          subscription ? 1 : 0,
+        ]);
+        if (subscription) await client.query(line, [event.subscriberUid]);
+        await client.query(last, [
+          hash,
+          event.key,
+          event.accountKey,
+          event.productUid,
+          event.occurredAt,
+          event.paymentUid,
+        ]);
       }
       await client.query('COMMIT');
     } catch (error) {

@@ -3,6 +3,7 @@ import {
   runLedgerConformance,
   runLineConformance,
   runMetricsConformance,
+  runOnceConformance,
   runReconcileConformance,
   runStoreConformance,
 } from '@dcbkit/core/store';
@@ -34,6 +35,7 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   runHistoryConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runMetricsConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLineConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runOnceConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => shortLease.ledger, {
     name: 'postgresStore, short lease',
@@ -57,5 +59,6 @@ describe('on PGlite', () => {
   runHistoryConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runMetricsConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLineConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runOnceConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });
 });

@@ -11,3 +11,4 @@ export type { SqlEventLedger } from './ledger/sql-event-ledger.js';
 export type { MigrateResult } from './schema/migrate.js';
 export { LATEST_VERSION as SCHEMA_VERSION } from './schema/migrations.js';
 export type { TableNameOptions, TableNames } from './schema/table-names.js';
+export type { SqlEntitlementStore } from './store/sql-entitlement-store.js';

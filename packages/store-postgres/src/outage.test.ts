@@ -66,9 +66,55 @@ describe.skipIf(!DATABASE_URL)('PostgreSQL unreachable for a while', () => {
     }
   });
 
-  it('going away between the claim and the commit: 5xx, then 409 while the claim holds, then applied once', async () => {
+  it("going away inside the event's transaction: 5xx, nothing left behind, and the retry applied at once", async () => {
+    const { store, ledger } = postgresStore({ pool: appPool, schema: database.schema });
+    let cut = true;
+    const quiet = { error() {}, warn() {}, info() {}, debug() {} };
+    const handler = createWebhookHandler({
+      secrets: SECRET,
+      store,
+      ledger,
+      offers,
+      logger: quiet,
+      // Asked inside the transaction, after the claim: the database goes away mid-transaction.
+      accountKeyOfEvent: (event) => {
+        if (cut) {
+          cut = false;
+          void proxy.stop();
+        }
+        return typeof event.metadata?.accountKey === 'string' ? event.metadata.accountKey : undefined;
+      },
+    });
+    const deliver = async (event: WebhookEvent) => {
+      const { body, headers } = signed(event);
+      return (await handler({ rawBody: Buffer.from(body), headers })).status;
+    };
+    const [purchase] = eventStream(1, 70_200);
+    if (!purchase) throw new Error('no event');
+
+    expect(await deliver(purchase)).toBeGreaterThanOrEqual(500);
+    await proxy.start();
+    const direct = postgresStore({ pool: database.pool, schema: database.schema });
+    expect(await direct.store.findByPaymentUid(purchase.paymentUid ?? '')).toBeUndefined();
+    // The claim went with the transaction: no lease to wait out.
+    const { rows } = await database.pool.query(`SELECT count(*)::int AS n FROM ${direct.tables.events}`);
+    const claimsBefore = rows[0]?.n as number;
+    expect(await deliver(purchase)).toBe(200);
+    expect(await deliver(purchase)).toBe(200);
+    const after = await database.pool.query(`SELECT count(*)::int AS n FROM ${direct.tables.events}`);
+    expect(after.rows[0]?.n).toBe(claimsBefore + 1);
+    expect(await direct.store.findByPaymentUid(purchase.paymentUid ?? '')).toMatchObject({
+      accountKey: purchase.metadata?.accountKey,
+      lastEventName: purchase.event,
+    });
+  });
+
+  it('two-phase ledger path, going away between the claim and the commit: 5xx, then 409 while the claim holds, then applied once', async () => {
     const leaseMs = 500;
-    const { store, ledger } = postgresStore({ pool: appPool, schema: database.schema, leaseMs });
+    const sqlStore = postgresStore({ pool: appPool, schema: database.schema, leaseMs });
+    const { ledger } = sqlStore;
+    // Without applyOnce: the handler claims in the ledger, then writes, then completes.
+    const { applyOnce: _applyOnce, reopen: _reopen, ...store } = sqlStore.store;
     let cutBeforeUpdate = true;
     const cuttingStore: typeof store = {
       ...store,

@@ -1,7 +1,7 @@
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import type { DueEntitlementsQuery, PendingPayment, ReconcileStore } from '../store/reconcile-store.js';
-import { pagedSource } from './paging.js';
+import { cursorSource, pagedSource } from './paging.js';
 
 type Source<T> = () => Promise<T | undefined>;
 
@@ -15,6 +15,12 @@ export async function entitlementSource(
   if (forAccount !== undefined) {
     const entitlements = await store.listByAccount(forAccount);
     return listSource(entitlements.filter((entitlement) => entitlement.subscriptionUid !== null));
+  }
+  const { listDuePage } = store;
+  if (listDuePage !== undefined) {
+    return cursorSource((cursor) =>
+      listDuePage.call(store, { ...query, ...(cursor === undefined ? {} : { cursor }), limit: pageSize }),
+    );
   }
   return pagedSource<Entitlement>(
     (after) =>

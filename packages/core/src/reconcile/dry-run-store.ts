@@ -15,6 +15,7 @@ export function dryRunStore(store: EntitlementStore & ReconcileStore): Entitleme
     findBySubscriptionUid: (uid) => store.findBySubscriptionUid(uid),
     findByPaymentUid: (uid) => store.findByPaymentUid(uid),
     listDueEntitlements: (query) => store.listDueEntitlements(query),
+    ...(store.listDuePage ? { listDuePage: store.listDuePage.bind(store) } : {}),
     listPendingPayments: (query) => store.listPendingPayments(query),
     listPendingPaymentsOfAccount: (accountKey) => store.listPendingPaymentsOfAccount(accountKey),
     async update(accountKey, productUid, change, facts) {

@@ -28,6 +28,34 @@ export function pagedSource<T>(
   };
 }
 
+/**
+ * The same, over pages that say where the next one starts: fetched one at a time when the
+ * previous one is used up, until a page answers no cursor.
+ */
+export function cursorSource<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ entitlements: T[]; cursor: string | undefined }>,
+): () => Promise<T | undefined> {
+  const buffer: T[] = [];
+  let cursor: string | undefined;
+  let done = false;
+  let fetching: Promise<void> | undefined;
+  return async () => {
+    while (buffer.length === 0 && !done) {
+      fetching ??= fetchPage(cursor)
+        .then((page) => {
+          buffer.push(...page.entitlements);
+          cursor = page.cursor;
+          if (cursor === undefined) done = true;
+        })
+        .finally(() => {
+          fetching = undefined;
+        });
+      await fetching;
+    }
+    return buffer.shift();
+  };
+}
+
 /** Runs `work` on the source's items, at most `concurrency` at once, until the source ends or `next` says stop. */
 export async function runBounded<T>(
   next: () => Promise<T | undefined>,

@@ -32,6 +32,7 @@ export {
 } from './conformance/ledger-conformance.js';
 export { lineChecks, runLineConformance } from './conformance/line-conformance.js';
 export { metricsChecks, runMetricsConformance } from './conformance/metrics-conformance.js';
+export { onceChecks, runOnceConformance } from './conformance/once-conformance.js';
 export { reconcileChecks, runReconcileConformance } from './conformance/reconcile-conformance.js';
 export { runStoreConformance, storeChecks } from './conformance/store-conformance.js';
 export type {
@@ -53,7 +54,17 @@ export {
 export { isLineStore, type LineStore } from './line-store.js';
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {
+  type ApplyOnceOptions,
+  type DuplicateEntry,
+  isOnceStore,
+  type OnceResult,
+  type OnceStore,
+  type OnceWork,
+} from './once-store.js';
+export {
   type DueEntitlementsQuery,
+  type DuePage,
+  type DuePageQuery,
   type EndedPayment,
   isReconcileStore,
   type PaymentEnding,

@@ -14,6 +14,14 @@ export interface ReconcileStore {
    * (JavaScript's string order, `COLLATE "C"` in SQL), after `query.after`, at most `query.limit`.
    */
   listDueEntitlements(query: DueEntitlementsQuery): Promise<Entitlement[]>;
+  /**
+   * Optional, what `reconcile` pages with when the store has it: the same entitlements as
+   * `listDueEntitlements` over a whole pass, each once, in an order of the store's choosing (a SQL
+   * store walks its due indexes in their own order, so that a page costs the same however many
+   * are due), at most `query.limit` a page. `cursor` is what the previous page answered (absent
+   * for the first); a page whose `cursor` is undefined is the last.
+   */
+  listDuePage?(query: DuePageQuery): Promise<DuePage>;
   /** Remembers that a reconciliation read confirmed this entitlement at `at` (see dueReason's `reconciledAt`). */
   markReconciled(key: EntitlementKey, at: Date): Promise<void>;
   /** Remembers a payment a return page found still pending (idempotent: a second call keeps the first record). */
@@ -83,6 +91,18 @@ export interface DueEntitlementsQuery extends DueCheck {
   /** The key of the last entitlement of the previous page. */
   after?: EntitlementKey;
   limit: number;
+}
+
+/** What listDuePage is asked: `cursor`, opaque, as the previous page answered it. */
+export interface DuePageQuery extends DueCheck {
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** A page of the due listing, and where the next one starts (undefined: this was the last). */
+export interface DuePage {
+  entitlements: Entitlement[];
+  cursor: string | undefined;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { deliveryVerifyOptions } from './delivery-verify-options.js';
 import { answerFailedDelivery } from './failed-delivery.js';
 import { processClaimedEvent } from './process-event.js';
+import { processOnce } from './process-once.js';
 import { rawBodyByteLength } from './raw-body.js';
 import { verificationRefusal } from './verification-refusal.js';
 import { verifyWithWebCrypto } from './verify-with-web-crypto.js';
@@ -79,6 +80,7 @@ export function createWebhookHandler(options: CreateWebhookHandlerOptions): Webh
     try {
       return await context.withDeadline(async () => {
         const key = context.eventKey(event);
+        if (context.once !== undefined) return processOnce(context, context.once, event, key);
         const claim = checkedClaim(await ledger.claim(key), key);
         if (claim.status === 'duplicate') {
           await recordDuplicate(context, event, key);

@@ -7,14 +7,21 @@ import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { isLineStore } from '../store/line-store.js';
 import type { WebhookContext } from './webhook-context.js';
 
-/** `retry`: the newer subscription could not be cancelled: the event must come again. */
-export type LineCheckResult = 'ok' | 'retry';
+/**
+ * `retry`: the newer subscription could not be cancelled: the event must come again. `notify`: the
+ * `linePaysTwice` listener, to run once what the check wrote is committed.
+ */
+export type LineCheckResult =
+  | { outcome: 'ok'; notify?: (() => Promise<void>) | undefined }
+  | { outcome: 'retry' };
+
+const OK: LineCheckResult = Object.freeze({ outcome: 'ok' });
 
 /**
  * After a payment is recorded: does its line now hold a subscription of the same product, that
  * will renew, under another account? Then the line pays twice: recorded in every such account's
- * history, logged, handed to `onError` and `on.linePaysTwice`, and with `cancel-newer` the newer
- * subscription cancelled at period end. A store that cannot answer by line is not asked.
+ * history, logged, handed to `onError` (and `on.linePaysTwice`, by `notify`), and with `cancel-newer`
+ * the newer subscription cancelled at period end. A store that cannot answer by line is not asked.
  */
 export async function checkLine(
   context: WebhookContext,
@@ -23,16 +30,16 @@ export async function checkLine(
   entitlement: Entitlement | undefined,
 ): Promise<LineCheckResult> {
   const { store, logger } = context;
-  if (event.event !== 'payment.succeeded' || !isLineStore(store)) return 'ok';
+  if (event.event !== 'payment.succeeded' || !isLineStore(store)) return OK;
   const subscriberUid = entitlement?.subscriberUid;
-  if (entitlement === undefined || !subscriberUid || entitlement.type !== 'SUBSCRIPTION') return 'ok';
+  if (entitlement === undefined || !subscriberUid || entitlement.type !== 'SUBSCRIPTION') return OK;
   const line = await store.listBySubscriberUid(subscriberUid);
   const own =
     line.find(
       (held) => held.accountKey === entitlement.accountKey && held.productUid === entitlement.productUid,
     ) ?? entitlement;
   const twins = renewingTwinsOf(own, line);
-  if (twins.length === 0) return 'ok';
+  if (twins.length === 0) return OK;
   const newestFirst = [own, ...twins].sort(newerFirst);
   const oldestFirst = [...newestFirst].reverse();
   const newer = newestFirst[0] as Entitlement;
@@ -73,10 +80,13 @@ export async function checkLine(
   let canceled: Subscription | undefined;
   if (found.policy === 'cancel-newer') {
     canceled = await cancelNewer(context, found.newer.subscriptionUid);
-    if (canceled === undefined) return 'retry';
+    if (canceled === undefined) return { outcome: 'retry' };
   }
-  await context.on.linePaysTwice?.({ ...found, ...(canceled ? { canceled } : {}), event });
-  return 'ok';
+  const listener = context.on.linePaysTwice;
+  return {
+    outcome: 'ok',
+    notify: listener && (async () => listener({ ...found, ...(canceled ? { canceled } : {}), event })),
+  };
 }
 
 /**

@@ -1,20 +1,32 @@
-import { applyEvent } from '../apply/apply-event.js';
+import { type ApplyOutcome, applyEvent } from '../apply/apply-event.js';
 import { accessChange, hasEventListener, runAccessListeners, runEventListener } from '../apply/listeners.js';
 import { settlePendingPayment } from '../apply/pending-payments.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { ClaimToken } from '../ledger/event-ledger.js';
 import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import { writesDebug } from '../observability/logger.js';
-import type { Entitlement } from '../schemas/entitlement.js';
+import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
 import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import { checkLine } from './line-check.js';
 import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
 import type { WebhookContext } from './webhook-context.js';
-import { logProcessed, webhookHistoryEntry } from './webhook-history.js';
+import { appliedTo, logProcessed, webhookHistoryEntry } from './webhook-history.js';
 
 /**
- * A claimed event, decided and stored (`applyEvent`), then recorded in the history, handed to the
- * listeners, and its claim completed; or, when it cannot be applied yet, its claim released.
+ * A claimed event decided and recorded: its answer, whether what it wrote stays (`keep: false`: the
+ * claim is released, or the transaction rolled back, so that the retry is processed), the
+ * entitlement it was applied to, and the listeners, which run once it is committed.
+ */
+export interface DecidedEvent {
+  answer: HttpAnswer;
+  keep: boolean;
+  target: EntitlementKey | undefined;
+  listen: (() => Promise<void>) | undefined;
+}
+
+/**
+ * The two-phase ledger path: the event, claimed with `token`, decided and stored, its listeners
+ * run, then its claim completed; or, when it cannot be applied yet, its claim released.
  */
 export async function processClaimedEvent(
   context: WebhookContext,
@@ -22,25 +34,49 @@ export async function processClaimedEvent(
   key: string,
   token: ClaimToken,
 ): Promise<HttpAnswer> {
-  const { ledger, logger, on, answers } = context;
+  const decided = await decideClaimedEvent(context, event, key);
+  await decided.listen?.();
+  if (decided.keep) await context.ledger.complete(key, token);
+  else await context.ledger.release(key, token);
+  return decided.answer;
+}
+
+/**
+ * Decides a claimed event and writes it (`applyEvent`), with its pending payment, facts, history
+ * and line check, on `context.store`: the store, or the store bound to the event's transaction.
+ */
+export async function decideClaimedEvent(
+  context: WebhookContext,
+  event: WebhookEvent,
+  key: string,
+): Promise<DecidedEvent> {
+  const { logger, on, answers } = context;
   const applied = await applyEvent(event, context.apply);
   if (applied.outcome === 'unmatched') {
     logger.warn?.(
       { event: event.event, subscriptionUid: event.subscriptionUid, paymentUid: event.paymentUid },
       `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
     );
-    await ledger.release(key, token);
-    return answers.answerWith('deferred', 'entitlement_not_found', UNMATCHED_RETRY_SECONDS);
+    return {
+      answer: answers.answerWith('deferred', 'entitlement_not_found', UNMATCHED_RETRY_SECONDS),
+      keep: false,
+      target: undefined,
+      listen: undefined,
+    };
   }
   if (applied.outcome === 'unknown_offer') {
     logger.warn?.(
       { event: event.event, offerUid: applied.offerUid, paymentUid: event.paymentUid },
       `dcbkit: ${event.event} names offer ${applied.offerUid ?? '(none)'}, which is not in your offers; nothing was granted. Add it to defineOffers, then replay the event from the console.`,
     );
-    await on.unknownOffer?.({ event, offerUid: applied.offerUid });
-    // Released, not completed: a replay after the offer is added must be processed.
-    await ledger.release(key, token);
-    return answers.accept('unknown_offer');
+    const listener = on.unknownOffer;
+    // Not kept: a replay after the offer is added must be processed.
+    return {
+      answer: answers.accept('unknown_offer'),
+      keep: false,
+      target: undefined,
+      listen: listener && (async () => listener({ event, offerUid: applied.offerUid })),
+    };
   }
   if (applied.confirmError !== undefined) {
     logger.warn?.(
@@ -69,31 +105,56 @@ export async function processClaimedEvent(
       if (debug) logProcessed(logger, event, entry);
     }
   }
+  const target = context.once === undefined ? undefined : appliedTo(event, applied);
+  const { entitlement } = applied;
+  // After the event is recorded: a cancel that fails leaves nothing kept, and its retry checks again.
+  const line = await checkLine(context, event, key, entitlement);
+  if (line.outcome === 'retry') {
+    return {
+      answer: answers.answerWith('failed', 'line_cancel_failed', UNMATCHED_RETRY_SECONDS),
+      keep: false,
+      target,
+      listen: undefined,
+    };
+  }
+  return {
+    answer: answers.accept('applied'),
+    keep: true,
+    target,
+    listen: listenersOf(context, event, applied, line.notify),
+  };
+}
+
+/** The listeners of an applied event, as one call; undefined when none is set and nothing is counted. */
+function listenersOf(
+  context: WebhookContext,
+  event: WebhookEvent,
+  applied: Extract<ApplyOutcome, { outcome: 'applied' }>,
+  notifyLine: (() => Promise<void>) | undefined,
+): (() => Promise<void>) | undefined {
+  const { on, counters } = context;
   const { accountKey, previous, entitlement } = applied;
-  if (hasEventListener(on, event)) await runEventListener(on, { event, accountKey, previous, entitlement });
   const listened = on.accessGranted !== undefined || on.accessRevoked !== undefined;
-  const change =
-    entitlement !== undefined && (listened || context.counters.enabled)
-      ? accessChange(previous, entitlement, event, context.now())
-      : undefined;
-  if (change !== undefined && entitlement !== undefined)
-    context.counters.access(change, entitlement.productUid);
-  if (entitlement !== undefined && listened) {
-    await runAccessListeners(on, change, {
-      accountKey: entitlement.accountKey,
-      productUid: entitlement.productUid,
-      entitlement,
-      event,
-      source: 'webhook',
-    });
-  }
-  // After the event is recorded: a cancel that fails leaves it applied, and its retry checks again.
-  if ((await checkLine(context, event, key, entitlement)) === 'retry') {
-    await ledger.release(key, token);
-    return answers.answerWith('failed', 'line_cancel_failed', UNMATCHED_RETRY_SECONDS);
-  }
-  await ledger.complete(key, token);
-  return answers.accept('applied');
+  const onEvent = hasEventListener(on, event);
+  if (!onEvent && notifyLine === undefined && !((listened || counters.enabled) && entitlement))
+    return undefined;
+  return async () => {
+    if (onEvent) await runEventListener(on, { event, accountKey, previous, entitlement });
+    if (entitlement !== undefined && (listened || counters.enabled)) {
+      const change = accessChange(previous, entitlement, event, context.now());
+      if (change !== undefined) counters.access(change, entitlement.productUid);
+      if (listened) {
+        await runAccessListeners(on, change, {
+          accountKey: entitlement.accountKey,
+          productUid: entitlement.productUid,
+          entitlement,
+          event,
+          source: 'webhook',
+        });
+      }
+    }
+    await notifyLine?.();
+  };
 }
 
 /** The business view's facts of the event: those whose key is new are counted (a redelivery adds none). */

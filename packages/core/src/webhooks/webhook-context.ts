@@ -15,6 +15,7 @@ import { consoleLogger, type DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
 import type { LinePolicy } from '../schemas/line-pays-twice.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { isOnceStore, type OnceStore } from '../store/once-store.js';
 import { type CountedAnswers, countedAnswers } from './counted-answers.js';
 import { createDeadlines } from './deadlines.js';
 import { findNodeCrypto } from './node-crypto.js';
@@ -49,6 +50,10 @@ export interface WebhookContext {
   readonly recordHistory: RecordHistory | undefined;
   /** The business view's facts of each decision, to the store when it keeps them, and the counters. */
   readonly recordFacts: RecordFacts | undefined;
+  /** Whether the facts go to the store (recordFacts may count them only). */
+  readonly keepsMetrics: boolean;
+  /** The store's one-transaction path, taken when its ledger is the handler's (store/once-store.ts). */
+  readonly once: OnceStore<CreateWebhookHandlerOptions['store']> | undefined;
   readonly counters: BusinessCounters;
   readonly health: WebhookHealthRecorder;
   readonly answers: CountedAnswers;
@@ -65,6 +70,22 @@ export interface LineCheckOptions {
   readonly subscriptions: Pick<SubscriptionsApi, 'cancel' | 'retrieve'> | undefined;
 }
 
+/**
+ * The context of one delivery whose writes go to `tx` (the store bound to the event's
+ * transaction), recording history and facts as the handler's context does.
+ */
+export function boundTo(context: WebhookContext, tx: WebhookContext['store']): WebhookContext {
+  return {
+    ...context,
+    store: tx,
+    apply: { ...context.apply, store: tx },
+    recordHistory: context.recordHistory && historyRecorder(keptHistoryOf(tx, true)),
+    recordFacts:
+      context.recordFacts &&
+      factRecorder(context.keepsMetrics ? keptMetricsOf(tx, true) : undefined, context.counters),
+  };
+}
+
 /** The handler's context from its options, checked (a wrong option throws here, at startup). */
 export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookContext {
   checkWebhookOptions(options);
@@ -75,6 +96,7 @@ export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookC
   const offers = isOffers(options.offers) ? options.offers : defineOffers(options.offers);
   const health = createWebhookHealth(options.now);
   const counters = createBusinessCounters();
+  const keptMetrics = keptMetricsOf(store, options.metrics);
   return {
     secrets: options.secrets,
     store,
@@ -92,7 +114,12 @@ export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookC
     withDeadline: createDeadlines(timeoutMs),
     apply: { store, offers, accountKeyOf: accountKeyResolver(options), ...(confirm ? { confirm } : {}) },
     recordHistory: historyRecorder(keptHistoryOf(store, options.history)),
-    recordFacts: factRecorder(keptMetricsOf(store, options.metrics), counters),
+    recordFacts: factRecorder(keptMetrics, counters),
+    keepsMetrics: keptMetrics !== undefined,
+    once:
+      isOnceStore<CreateWebhookHandlerOptions['store']>(store) && store.onceLedger === options.ledger
+        ? store
+        : undefined,
     counters,
     health,
     answers: countedAnswers(health),

@@ -1,6 +1,7 @@
 import { type ApplyOutcome, entitlementKeyOfEvent } from '../apply/apply-event.js';
 import { eventDecision, historyEntryOf } from '../apply/history-entry.js';
 import type { DcbLogger } from '../observability/logger.js';
+import type { EntitlementKey } from '../schemas/entitlement.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { HistoryEntry } from '../store/history-store.js';
 import type { WebhookContext } from './webhook-context.js';
@@ -16,13 +17,8 @@ export function webhookHistoryEntry(
   key: string,
   applied: Applied,
 ): Omit<HistoryEntry, 'recordedAt'> | undefined {
-  const { accountKey: account, previous, entitlement } = applied;
-  const held =
-    entitlement ??
-    previous ??
-    (account !== undefined && event.productUid !== undefined
-      ? { accountKey: account, productUid: event.productUid }
-      : undefined);
+  const { previous, entitlement } = applied;
+  const held = appliedTo(event, applied);
   if (held === undefined) return undefined;
   const update = { previous, next: entitlement, wrote: false };
   return historyEntryOf({
@@ -33,6 +29,16 @@ export function webhookHistoryEntry(
     event,
     eventKey: key,
   });
+}
+
+/** The entitlement an applied event is about: its record, or its account and product when none is held. */
+export function appliedTo(event: WebhookEvent, applied: Applied): EntitlementKey | undefined {
+  const { accountKey, previous, entitlement } = applied;
+  const held = entitlement ?? previous;
+  if (held !== undefined) return { accountKey: held.accountKey, productUid: held.productUid };
+  return accountKey !== undefined && event.productUid !== undefined
+    ? { accountKey, productUid: event.productUid }
+    : undefined;
 }
 
 /** The debug line of a processed event, from its history entry. */

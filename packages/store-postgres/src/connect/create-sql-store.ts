@@ -1,23 +1,23 @@
-import type {
-  EntitlementStore,
-  HistoryStore,
-  LineStore,
-  MetricsStore,
-  ReconcileStore,
-} from '@dcbkit/core/store';
+import type { OnceStore } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import { resolveLedgerOptions, type SqlLedgerOptions } from '../ledger/ledger-options.js';
 import { type SqlEventLedger, sqlEventLedger } from '../ledger/sql-event-ledger.js';
 import { type MigrateResult, migrate } from '../schema/migrate.js';
 import { type TableNameOptions, type TableNames, tableNames } from '../schema/table-names.js';
-import { sqlEntitlementStore } from '../store/sql-entitlement-store.js';
+import { onceMethods } from '../store/apply-once.js';
+import { type SqlEntitlementStore, sqlEntitlementStore } from '../store/sql-entitlement-store.js';
+import { storeStatements } from '../store/store-statements.js';
 
 export interface SqlStoreOptions extends TableNameOptions, SqlLedgerOptions {}
 
 /** The store and the ledger to hand to createWebhookHandler, over one database. */
 export interface SqlStore {
-  /** The entitlements, with reconciliation's bookkeeping, the history of every decision and the business view's totals beside them. */
-  store: EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore;
+  /**
+   * The entitlements, with reconciliation's bookkeeping, the history of every decision and the
+   * business view's totals beside them; and `applyOnce`, with which the webhook handler given this
+   * `ledger` applies each event in one transaction.
+   */
+  store: SqlEntitlementStore & OnceStore<SqlEntitlementStore>;
   ledger: SqlEventLedger;
   /** Creates or upgrades the tables; idempotent, and safe from several instances at once. */
   migrate(): Promise<MigrateResult>;
@@ -42,10 +42,12 @@ export function createSqlStore(executor: SqlExecutor, options: SqlStoreOptions =
     throw new TypeError('createSqlStore: pass a SqlExecutor (fromPg(pool) or fromPglite(db)).');
   }
   const names = tableNames(options);
-  const ledgerOptions = resolveLedgerOptions(options);
+  const ledger = sqlEventLedger(executor, names, resolveLedgerOptions(options));
+  const sql = storeStatements(names);
+  const once = onceMethods(executor, names, sql, ledger);
   return {
-    store: sqlEntitlementStore(executor, names),
-    ledger: sqlEventLedger(executor, names, ledgerOptions),
+    store: Object.assign(sqlEntitlementStore(executor, names, sql), once),
+    ledger,
     migrate: () => migrate(executor, names),
     executor,
     tables: names,

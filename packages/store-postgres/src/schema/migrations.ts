@@ -268,6 +268,16 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE ended_status IS NOT NULL`,
     ],
   },
+  {
+    version: 12,
+    name: 'the event ledger: the entitlement each event was applied to, for the history of its copies',
+    statements: (t) => [
+      // Written by applyOnce with the event (null for events it did not apply, and for those the
+      // two-phase ledger completed): a copy's history entry is then written by the statement that
+      // finds the copy, with no lookup of its own.
+      `ALTER TABLE ${t.events} ADD COLUMN account_key text, ADD COLUMN product_uid text`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

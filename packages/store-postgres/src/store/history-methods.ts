@@ -20,7 +20,8 @@ interface HistoryRow {
   subscriber_uid: string | null;
 }
 
-const COLUMNS = `recorded_at, account_key, product_uid, source, decision, event_name, event_key, occurred_at,
+/** The history table's columns in the order every insert of an entry gives them. */
+export const HISTORY_COLUMNS = `recorded_at, account_key, product_uid, source, decision, event_name, event_key, occurred_at,
   payment_uid, subscription_uid, status_before, status_after, units_before, units_after, subscriber_uid`;
 
 function entryOf(row: HistoryRow): HistoryEntry {
@@ -44,38 +45,43 @@ function entryOf(row: HistoryRow): HistoryEntry {
   };
 }
 
+/** An entry's values in the order of HISTORY_COLUMNS. */
+export function historyParams(entry: HistoryEntry): unknown[] {
+  return [
+    entry.recordedAt,
+    entry.accountKey,
+    entry.productUid,
+    entry.source,
+    entry.decision,
+    entry.eventName,
+    entry.eventKey,
+    entry.occurredAt,
+    entry.paymentUid,
+    entry.subscriptionUid,
+    entry.statusBefore,
+    entry.statusAfter,
+    entry.unitsBefore,
+    entry.unitsAfter,
+    entry.subscriberUid ?? null,
+  ];
+}
+
 /**
  * The history of every decision (core's HistoryStore, docs/operations.md): one row per entry in
  * the history table of migration 7 (with the line of migration 10), newest first by its serial id, which is the append order also
  * among entries of one millisecond.
  */
 export function historyMethods(executor: SqlExecutor, t: TableNames): HistoryStore {
-  const append = `INSERT INTO ${t.history} (${COLUMNS})
+  const append = `INSERT INTO ${t.history} (${HISTORY_COLUMNS})
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
-  const ofAccount = `SELECT ${COLUMNS} FROM ${t.history}
+  const ofAccount = `SELECT ${HISTORY_COLUMNS} FROM ${t.history}
     WHERE account_key = $1 AND ($2::text IS NULL OR product_uid = $2) ORDER BY id DESC LIMIT $3`;
-  const recent = `SELECT ${COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`;
+  const recent = `SELECT ${HISTORY_COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`;
   const prune = `WITH removed AS (DELETE FROM ${t.history} WHERE recorded_at < $1 RETURNING 1)
     SELECT count(*)::int AS removed FROM removed`;
   return {
     async appendHistory(entry) {
-      await executor.query(append, [
-        entry.recordedAt,
-        entry.accountKey,
-        entry.productUid,
-        entry.source,
-        entry.decision,
-        entry.eventName,
-        entry.eventKey,
-        entry.occurredAt,
-        entry.paymentUid,
-        entry.subscriptionUid,
-        entry.statusBefore,
-        entry.statusAfter,
-        entry.unitsBefore,
-        entry.unitsAfter,
-        entry.subscriberUid ?? null,
-      ]);
+      await executor.query(append, historyParams(entry));
     },
     async listHistory({ accountKey, productUid, limit }) {
       const { rows } =

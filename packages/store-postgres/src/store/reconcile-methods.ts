@@ -1,6 +1,7 @@
 import type { Entitlement } from '@dcbkit/core';
 import type { PaymentEnding, PendingPayment, ReconcileStore, ShownOffer } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
+import { listDuePage } from './due-page.js';
 import { tryLeaseLock } from './lease-lock.js';
 import type { StoreStatements } from './store-statements.js';
 
@@ -43,8 +44,12 @@ function endingOf(row: PendingRow, status: PaymentEnding['status']): PaymentEndi
 }
 
 /** Reconciliation's bookkeeping beside the entitlements (core's ReconcileStore, docs/reconcile.md). */
-export function reconcileMethods(executor: SqlExecutor, sql: StoreStatements): ReconcileStore {
+export function reconcileMethods(
+  executor: SqlExecutor,
+  sql: StoreStatements,
+): ReconcileStore & Required<Pick<ReconcileStore, 'listDuePage'>> {
   return {
+    listDuePage: (query) => listDuePage(executor, sql, query),
     async listDueEntitlements({ now, staleBefore, after, limit }) {
       const { rows } = await executor.query<{ data: Entitlement }>(sql.due, [
         now.toISOString(),

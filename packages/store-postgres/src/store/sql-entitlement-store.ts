@@ -13,6 +13,7 @@ import {
 } from '@dcbkit/core/store';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
+import type { DeferredWrites } from './deferred-writes.js';
 import {
   factParams,
   type HeldFacts,
@@ -161,6 +162,43 @@ export async function updateInTransaction(
   );
 }
 
+/** Everything the SQL store keeps: core's contracts it implements. */
+export type SqlEntitlementStore = EntitlementStore &
+  ReconcileStore &
+  Required<Pick<ReconcileStore, 'listDuePage'>> &
+  HistoryStore &
+  MetricsStore &
+  LineStore;
+
+/**
+ * The store bound to one transaction (`tx`): every statement, the locked update's included, runs
+ * in it. The writes nothing reads back in the transaction (history, a pending payment's end) are
+ * held in `deferred`, for applyOnce to send as one statement. What applyOnce hands the handler.
+ */
+export function storeInTransaction(
+  tx: SqlQueryable,
+  names: TableNames,
+  sql: StoreStatements,
+  deferred: DeferredWrites,
+): SqlEntitlementStore {
+  const inTransaction: SqlExecutor = {
+    query: (text, params) => tx.query(text, params),
+    transaction: (work) => work(tx),
+  };
+  return {
+    ...sqlEntitlementStore(inTransaction, names, sql),
+    async appendHistory(entry) {
+      deferred.history.push(entry);
+    },
+    async endPendingPayment(paymentUid, ending) {
+      deferred.payments.push({ paymentUid, ending });
+    },
+    async removePendingPayment(paymentUid) {
+      deferred.payments.push({ paymentUid, ending: undefined });
+    },
+  };
+}
+
 /**
  * An EntitlementStore on PostgreSQL tables (see migrations.ts). `update` is a compare-and-set on
  * the row's version, which costs two statements and one commit, and falls back to a row lock in a
@@ -171,8 +209,8 @@ export async function updateInTransaction(
 export function sqlEntitlementStore(
   executor: SqlExecutor,
   names: TableNames,
-): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore {
-  const sql = storeStatements(names);
+  sql: StoreStatements = storeStatements(names),
+): SqlEntitlementStore {
   const first = async (text: string, params: unknown[]) =>
     (await executor.query<DataRow>(text, params)).rows[0]?.data;
   return {

@@ -1,5 +1,6 @@
 import { DEADLINE_PENDING, HEARD_IF_LIVE } from '../schema/due-index-keys.js';
 import type { TableNames } from '../schema/table-names.js';
+import { duePageStatements } from './due-page.js';
 
 /** The SQL of the store, built once per table names. */
 const pendingColumns =
@@ -38,6 +39,7 @@ export function storeStatements(t: TableNames) {
   const keyOrder = 'account_key COLLATE "C", product_uid COLLATE "C"';
   const afterKey = `(${keyOrder}) > ($3::text, $4::text)`;
   return {
+    ...duePageStatements(t),
     get: `SELECT data FROM ${t.entitlements} WHERE ${key}`,
     // One row even when the entitlement is missing, and one snapshot for the record, its version
     // and the facts: the optimistic path decides on all three with one round trip.

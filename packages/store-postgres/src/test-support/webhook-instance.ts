@@ -14,6 +14,7 @@ const {
   DCBKIT_PGLITE_DIR,
   DCBKIT_LEASE_MS = '60000',
   DCBKIT_POOL_MAX = '8',
+  DCBKIT_TWO_PHASE,
 } = process.env;
 
 /** The store over PostgreSQL (DATABASE_URL, DCBKIT_SCHEMA) or a PGlite folder (DCBKIT_PGLITE_DIR). */
@@ -36,7 +37,10 @@ try {
   process.send?.({ error: { code, message, details } });
   process.exit(3);
 }
-const { store, ledger } = sqlStore;
+const { ledger } = sqlStore;
+// DCBKIT_TWO_PHASE: the store without applyOnce, so that the handler takes the two-phase ledger path.
+const { applyOnce: _applyOnce, reopen: _reopen, ...twoPhase } = sqlStore.store;
+const store = DCBKIT_TWO_PHASE ? twoPhase : sqlStore.store;
 const quiet = { error() {}, warn() {}, info() {}, debug() {} };
 const handler = createWebhookHandler({ secrets: SECRET, store, ledger, offers, logger: quiet });
 

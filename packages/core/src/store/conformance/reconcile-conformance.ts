@@ -1,94 +1,12 @@
 import assert from 'node:assert/strict';
-import { dueReason } from '../../access/reconcile-deadline.js';
-import type { Entitlement, EntitlementKey } from '../../schemas/entitlement.js';
-import type { EntitlementStore } from '../entitlement-store.js';
-import type { DueEntitlementsQuery, ReconcileStore } from '../reconcile-store.js';
-import { exampleEntitlement, uniqueId } from './example-entitlement.js';
+import { duePageCheck } from './due-page-check.js';
+import { uniqueId } from './example-entitlement.js';
+import { at, cases, dueUnder, expectedDue, NOW, type ReconcilingStore, write } from './reconcile-cases.js';
 import { type ConformanceCheck, type ConformanceOptions, runChecks } from './test-runner.js';
-
-/** A store that keeps reconciliation's bookkeeping beside the entitlements, as both built-in stores do. */
-type ReconcilingStore = EntitlementStore & ReconcileStore;
-
-const NOW = new Date('2030-06-01T00:00:00.000Z');
-const at = (days: number) => new Date(NOW.getTime() + days * 86_400_000).toISOString();
-
-/** Every due entitlement of the accounts under `prefix`, paging `limit` at a time from the prefix on. */
-async function dueUnder(
-  store: ReconcilingStore,
-  prefix: string,
-  query: Omit<DueEntitlementsQuery, 'limit' | 'after'>,
-  limit = 2,
-): Promise<string[]> {
-  const found: string[] = [];
-  let after: EntitlementKey = { accountKey: prefix, productUid: '' };
-  for (;;) {
-    const page = await store.listDueEntitlements({ ...query, after, limit });
-    assert.ok(page.length <= limit, 'a page holds at most limit entitlements');
-    for (const entitlement of page) {
-      if (!entitlement.accountKey.startsWith(prefix)) return found;
-      found.push(`${entitlement.accountKey.slice(prefix.length)}:${entitlement.productUid}`);
-    }
-    const last = page.at(-1);
-    if (page.length < limit || last === undefined) return found;
-    after = { accountKey: last.accountKey, productUid: last.productUid };
-  }
-}
-
-/** Entitlements of every kind reconciliation tells apart, under the accounts `${prefix}/…`. */
-function cases(prefix: string): Entitlement[] {
-  const sub = (account: string, fields: Partial<Entitlement>) =>
-    exampleEntitlement({
-      accountKey: `${prefix}/${account}`,
-      productUid: 'prod_premium',
-      subscriptionUid: uniqueId('sub'),
-      trialEndsAt: null,
-      lastEventAt: at(-40),
-      ...fields,
-    });
-  return [
-    sub('a_trial_ended', { status: 'TRIALING', trialEndsAt: at(-1), currentPeriodEnd: at(-1) }),
-    sub('b_active_future', { status: 'ACTIVE', currentPeriodEnd: at(20), lastEventAt: at(-1) }),
-    sub('c_active_heard_since', { status: 'ACTIVE', currentPeriodEnd: at(-5), lastEventAt: at(-2) }),
-    sub('d_active_period_ended', { status: 'ACTIVE', currentPeriodEnd: at(-5), lastEventAt: at(-35) }),
-    sub('e_pre_canceled', { status: 'PRE_CANCELED', cancelAt: at(-1), currentPeriodEnd: at(-1) }),
-    sub('f_grace_ended', { status: 'IN_GRACE', graceEndsAt: at(-1), currentPeriodEnd: at(-4) }),
-    sub('g_grace_no_access', { status: 'IN_GRACE', graceEndsAt: null, currentPeriodEnd: at(-4) }),
-    sub('h_revoked', { status: 'REVOKED', currentPeriodEnd: at(-5) }),
-    sub('i_old_but_running', { status: 'ACTIVE', currentPeriodEnd: at(5), lastEventAt: at(-40) }),
-    sub('j_no_subscription_uid', { status: 'ACTIVE', subscriptionUid: null, currentPeriodEnd: at(-5) }),
-    sub('k_never_heard', { status: 'ACTIVE', currentPeriodEnd: at(5), lastEventAt: null }),
-    exampleEntitlement({
-      accountKey: `${prefix}/l_consumable`,
-      productUid: 'prod_units',
-      type: 'CONSUMABLE',
-      subscriptionUid: null,
-      currentPeriodEnd: null,
-      trialEndsAt: null,
-      unitsBought: 1,
-    }),
-    sub('m_second_product', { productUid: 'prod_extra', status: 'ACTIVE', currentPeriodEnd: at(-3) }),
-  ];
-}
-
-async function write(store: ReconcilingStore, entitlements: Entitlement[]): Promise<void> {
-  for (const entitlement of entitlements) {
-    await store.update(entitlement.accountKey, entitlement.productUid, () => entitlement);
-  }
-}
-
-function expectedDue(
-  prefix: string,
-  entitlements: Entitlement[],
-  query: Omit<DueEntitlementsQuery, 'limit'>,
-) {
-  return entitlements
-    .filter((entitlement) => dueReason(entitlement, null, query) !== undefined)
-    .map((entitlement) => `${entitlement.accountKey.slice(prefix.length)}:${entitlement.productUid}`)
-    .sort();
-}
 
 /** What every ReconcileStore must do; runReconcileConformance runs each as a test. */
 export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
+  duePageCheck,
   {
     name: 'listDueEntitlements answers what dueReason says, in key order, page by page',
     async run(store) {

@@ -1,0 +1,115 @@
+import type { WebhookEvent } from '@dcbkit/core';
+import { createWebhookHandler } from '@dcbkit/core/web';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqlStore } from './connect/create-sql-store.js';
+import { fromPg } from './executor/from-pg.js';
+import { fromPglite } from './executor/from-pglite.js';
+import type { SqlExecutor } from './executor/sql-executor.js';
+import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from './test-support/database.js';
+import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';
+import { openPglite } from './test-support/pglite.js';
+
+// What a delivery costs the database, counted where the store meets the driver: a statement run
+// on its own is a transaction of its own; a transaction is one, whatever it runs.
+
+interface Count {
+  transactions: number;
+  statements: number;
+}
+
+function counting(executor: SqlExecutor) {
+  const count: Count = { transactions: 0, statements: 0 };
+  const counted: SqlExecutor = {
+    query(text, params) {
+      count.transactions++;
+      count.statements++;
+      return executor.query(text, params);
+    },
+    transaction(work) {
+      count.transactions++;
+      return executor.transaction((tx) =>
+        work({
+          query(text, params) {
+            count.statements++;
+            return tx.query(text, params);
+          },
+        }),
+      );
+    },
+  };
+  return { counted, count };
+}
+
+async function costs(executor: SqlExecutor, schema: string) {
+  const { counted, count } = counting(executor);
+  const sqlStore = createSqlStore(counted, { schema });
+  await sqlStore.migrate();
+  const handler = createWebhookHandler({
+    secrets: SECRET,
+    store: sqlStore.store,
+    ledger: sqlStore.ledger,
+    offers,
+    logger: { warn() {}, error() {} },
+  });
+  const deliver = async (event: WebhookEvent) => {
+    const { body, headers } = signed(event);
+    count.transactions = 0;
+    count.statements = 0;
+    const answer = await handler({ rawBody: Buffer.from(body), headers });
+    return { outcome: JSON.parse(answer.body ?? '{}').outcome, ...count };
+  };
+  return { deliver };
+}
+
+// A subscription's purchase (history, facts, the line checked, the pending payment ended) and the
+// rest of its account's story.
+const story = eventStream(1, 91_000);
+
+async function expectOneEach(deliver: Awaited<ReturnType<typeof costs>>['deliver']) {
+  let applied = 0;
+  for (const event of story) {
+    const fresh = await deliver(event);
+    // An event that overtook its payment, in this shuffled story, is deferred (rolled back).
+    if (fresh.outcome !== 'applied') continue;
+    applied++;
+    expect({ event: event.event, transactions: fresh.transactions }).toEqual({
+      event: event.event,
+      transactions: 1,
+    });
+    const copy = await deliver(event);
+    expect({ event: event.event, ...copy }).toEqual({
+      event: event.event,
+      outcome: 'duplicate',
+      transactions: 1,
+      statements: 1,
+    });
+  }
+  expect(applied).toBeGreaterThanOrEqual(5);
+}
+
+describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
+  let database: TestDatabase;
+  beforeAll(() => {
+    database = testDatabase('one_transaction');
+  });
+  afterAll(() => database?.drop());
+
+  it('a new event costs one transaction and a duplicate one statement', async () => {
+    const { deliver } = await costs(fromPg(database.pool), database.schema);
+    await expectOneEach(deliver);
+  });
+});
+
+describe('on PGlite', () => {
+  let db: PGlite;
+  beforeAll(async () => {
+    db = await openPglite();
+  }, 60_000);
+  afterAll(() => db?.close());
+
+  it('a new event costs one transaction and a duplicate one statement', async () => {
+    const { deliver } = await costs(fromPglite(db), uniqueSchema('one_transaction'));
+    await expectOneEach(deliver);
+  });
+});
