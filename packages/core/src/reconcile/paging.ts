@@ -7,36 +7,21 @@ export function pagedSource<T>(
   fetchPage: (after: T | undefined) => Promise<T[]>,
   pageSize: number,
 ): () => Promise<T | undefined> {
-  const buffer: T[] = [];
-  let last: T | undefined;
-  let done = false;
-  let fetching: Promise<void> | undefined;
-  return async () => {
-    while (buffer.length === 0 && !done) {
-      fetching ??= fetchPage(last)
-        .then((page) => {
-          buffer.push(...page);
-          if (page.length < pageSize) done = true;
-          if (page.length > 0) last = page[page.length - 1];
-        })
-        .finally(() => {
-          fetching = undefined;
-        });
-      await fetching;
-    }
-    return buffer.shift();
-  };
+  return cursorSource<T, T>(async (after) => {
+    const entitlements = await fetchPage(after);
+    return { entitlements, cursor: entitlements.length < pageSize ? undefined : entitlements.at(-1) };
+  });
 }
 
 /**
  * The same, over pages that say where the next one starts: fetched one at a time when the
  * previous one is used up, until a page answers no cursor.
  */
-export function cursorSource<T>(
-  fetchPage: (cursor: string | undefined) => Promise<{ entitlements: T[]; cursor: string | undefined }>,
+export function cursorSource<T, Cursor = string>(
+  fetchPage: (cursor: Cursor | undefined) => Promise<{ entitlements: T[]; cursor: Cursor | undefined }>,
 ): () => Promise<T | undefined> {
   const buffer: T[] = [];
-  let cursor: string | undefined;
+  let cursor: Cursor | undefined;
   let done = false;
   let fetching: Promise<void> | undefined;
   return async () => {

@@ -10,14 +10,18 @@ type Subject = OnceStore<Bound> & Bound;
 
 const TIMEOUT = { timeoutMs: 5_000 };
 
+/** Writes one entitlement of `accountKey` through the transaction `tx`. */
+async function writeOne(tx: Bound, accountKey: string): Promise<void> {
+  await tx.update(accountKey, 'prod_once', () => exampleEntitlement({ accountKey, productUid: 'prod_once' }));
+}
+
 /** Runs `applyOnce` whose work writes one entitlement through the transaction; counts the runs. */
 async function grantOnce(store: Subject, key: string, accountKey: string, runs: { count: number }) {
   return store.applyOnce(
     key,
     async (tx) => {
       runs.count++;
-      const granted = exampleEntitlement({ accountKey, productUid: 'prod_once' });
-      await tx.update(accountKey, 'prod_once', () => granted);
+      await writeOne(tx, accountKey);
       return { keep: true, value: 'granted', target: { accountKey, productUid: 'prod_once' } };
     },
     TIMEOUT,
@@ -46,9 +50,7 @@ export const onceChecks: readonly ConformanceCheck<Subject>[] = [
       const rolledBack = await store.applyOnce(
         key,
         async (tx) => {
-          await tx.update(account, 'prod_once', () =>
-            exampleEntitlement({ accountKey: account, productUid: 'prod_once' }),
-          );
+          await writeOne(tx, account);
           return { keep: false, value: 'later' };
         },
         TIMEOUT,
@@ -69,9 +71,7 @@ export const onceChecks: readonly ConformanceCheck<Subject>[] = [
         store.applyOnce(
           key,
           async (tx) => {
-            await tx.update(account, 'prod_once', () =>
-              exampleEntitlement({ accountKey: account, productUid: 'prod_once' }),
-            );
+            await writeOne(tx, account);
             throw crash;
           },
           TIMEOUT,
@@ -96,9 +96,7 @@ export const onceChecks: readonly ConformanceCheck<Subject>[] = [
         key,
         async (tx) => {
           runs.count++;
-          await tx.update(account, 'prod_once', () =>
-            exampleEntitlement({ accountKey: account, productUid: 'prod_once' }),
-          );
+          await writeOne(tx, account);
           await new Promise((resolve) => setTimeout(resolve, 150));
           return { keep: true, value: 'first' };
         },
