@@ -82,6 +82,8 @@ async function postgresPart(): Promise<void> {
       const candidates = { dcbkit: dcbkitReceiver(store, ledger), floor: floorReceiver(floorPool, schema) };
       const perSecond = { dcbkit: [] as number[], floor: [] as number[] };
       const latencies = { dcbkit: [] as number[], floor: [] as number[] };
+      // This process's CPU time per event: what the receiver's own code costs, beside the database.
+      const cpuPerEvent = { dcbkit: [] as number[], floor: [] as number[] };
       const ratios: number[] = [];
       // Warm-up: connections open, plans cached, every account's rows created.
       for (const name of ['dcbkit', 'floor'] as const)
@@ -91,7 +93,10 @@ async function postgresPart(): Promise<void> {
         const order = round % 2 === 0 ? (['dcbkit', 'floor'] as const) : (['floor', 'dcbkit'] as const);
         const result: Record<string, number> = {};
         for (const name of order) {
+          const cpu = process.cpuUsage();
           const run = await runLanes(freshEvents(EVENTS_PER_ROUND), concurrency, candidates[name]);
+          const used = process.cpuUsage(cpu);
+          cpuPerEvent[name].push((used.user + used.system) / 1000 / EVENTS_PER_ROUND);
           perSecond[name].push(run.perSecond);
           latencies[name].push(...run.latencies);
           result[name] = run.perSecond;
@@ -104,7 +109,7 @@ async function postgresPart(): Promise<void> {
       );
       for (const name of ['dcbkit', 'floor'] as const) {
         console.log(
-          `  ${name.padEnd(7)} ${median(perSecond[name]).toFixed(0).padStart(6)} events/s   apply latency p50 ${ms(percentile(latencies[name], 50))}, p99 ${ms(percentile(latencies[name], 99))}`,
+          `  ${name.padEnd(7)} ${median(perSecond[name]).toFixed(0).padStart(6)} events/s   apply latency p50 ${ms(percentile(latencies[name], 50))}, p99 ${ms(percentile(latencies[name], 99))}; this process's CPU ${ms(median(cpuPerEvent[name]))} an event`,
         );
       }
       const sorted = [...ratios].sort((a, b) => a - b);
