@@ -23,7 +23,7 @@ export async function settleDeliveries(
     time.move(8 * 3600);
     await sandbox.runDue();
     await replayDeadLetters(sandbox);
-    owed = await waitForDeliveries(sandbox, 3_000);
+    owed = await waitForDeliveries(sandbox, 10_000);
   }
   return owed;
 }
