@@ -27,12 +27,16 @@ export interface Explained {
  *   or every instance refused) from the kill until it listens again;
  * - a PostgreSQL backend terminated: a 500 from any instance just after (the connection a query
  *   ran on was cut);
- * - `line_cancel_failed` (503): linePolicy 'cancel-newer' could not cancel yet, by design.
+ * - `line_cancel_failed` (503): linePolicy 'cancel-newer' could not cancel yet, by design;
+ * - `processing_timeout` (503) on a webhook in flight while the shared time moved: the kit's
+ *   webhook deadline reads the wall clock (Date.now), which the soak moves by hours at a time (an
+ *   NTP step would do the same); the service retries it.
  * Anything else is unexplained and fails the run.
  */
 export function explainServerErrors(
   errors: readonly ServerError[],
   faults: readonly FaultWindow[],
+  timeMoves: readonly number[] = [],
 ): Explained {
   const reasons: Record<string, number> = {};
   const unexplained: ServerError[] = [];
@@ -43,7 +47,9 @@ export function explainServerErrors(
     let reason: string | undefined;
     if (body === 'soak: webhook outage') reason = 'webhook outage (proxy 503)';
     else if (body.includes('line_cancel_failed')) reason = 'line_cancel_failed (503 by design)';
-    else if (body.startsWith('soak proxy:')) {
+    else if (body.includes('processing_timeout') && movedInFlight(error, timeMoves)) {
+      reason = 'processing_timeout: the clock moved while in flight';
+    } else if (body.startsWith('soak proxy:')) {
       const kill = faults.find(
         (fault) =>
           fault.kind === 'kill' &&
@@ -59,4 +65,10 @@ export function explainServerErrors(
     else reasons[reason] = (reasons[reason] ?? 0) + 1;
   }
   return { total: errors.length, explained: errors.length - unexplained.length, unexplained, reasons };
+}
+
+/** A move of the shared time (ms since the soak started) between the request's start and its end; 2 s for the IPC message to land. */
+function movedInFlight(error: ServerError, timeMoves: readonly number[]): boolean {
+  const started = error.at - error.ms;
+  return timeMoves.some((move) => move >= started - 2_000 && move <= error.at);
 }

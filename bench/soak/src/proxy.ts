@@ -13,11 +13,15 @@ export interface ShopProxy {
  * A round-robin proxy on node's own http module. Not http-proxy: its last release is from 2020,
  * and the soak needs what it leaves to the caller anyway: the request body buffered, so that a
  * request refused by a dead instance (connection refused: nothing reached it) is sent to the next
- * one, as nginx's `proxy_next_upstream error` does. A request an instance was killed in the middle
+ * one, as nginx's `proxy_next_upstream error` does; and only to instances that are ready (see
+ * ShopInstance.ready), as behind an orchestrator's readiness probes. A request an instance was killed in the middle
  * of is not retried (it may have been processed): the client gets 502, counted and explained.
  * Every answer is logged with its route, status, time and instance.
  */
-export async function startProxy(ports: readonly number[], traffic: TrafficLog): Promise<ShopProxy> {
+export async function startProxy(
+  upstreams: readonly { port: number; ready: boolean }[],
+  traffic: TrafficLog,
+): Promise<ShopProxy> {
   let next = 0;
   let outage = false;
   const server: Server = createServer((incoming, outgoing) => {
@@ -35,13 +39,18 @@ export async function startProxy(ports: readonly number[], traffic: TrafficLog):
         finish(503, null, 'soak: webhook outage');
         return;
       }
-      const first = next++ % ports.length;
+      const first = next++ % upstreams.length;
       const attempt = (tries: number) => {
-        const index = (first + tries) % ports.length;
+        const index = (first + tries) % upstreams.length;
+        // Only instances that finished starting, as a load balancer behind readiness probes does.
+        if (!upstreams[index]?.ready && tries + 1 < upstreams.length) {
+          attempt(tries + 1);
+          return;
+        }
         const upstream = httpRequest(
           {
             host: '127.0.0.1',
-            port: ports[index],
+            port: upstreams[index]?.port,
             method: incoming.method,
             path: incoming.url,
             headers: { ...incoming.headers, 'x-forwarded-for': '127.0.0.1', 'x-forwarded-proto': 'http' },
@@ -66,7 +75,7 @@ export async function startProxy(ports: readonly number[], traffic: TrafficLog):
           },
         );
         upstream.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ECONNREFUSED' && tries + 1 < ports.length) {
+          if (error.code === 'ECONNREFUSED' && tries + 1 < upstreams.length) {
             attempt(tries + 1);
             return;
           }

@@ -49,6 +49,7 @@ export function reportOf(result: SoakResult) {
       unexplainedSamples: serverErrors.unexplained.slice(0, 20),
     },
     undeliveredEvents: result.undeliveredEvents,
+    slowRequests: result.slowRequests,
     instances: perInstance,
     rssSlopeBytesPerMinute: Object.fromEntries(
       perInstance.map((i) => [`instance${i.instance}`, i.rssSlopeBytesPerMinute]),

@@ -7,6 +7,8 @@ import type { Child } from './processes.js';
  */
 export class SharedTime {
   offsetMs = 0;
+  /** When each move was made (real epoch ms), to explain what a jump of the clock did in flight. */
+  readonly moves: number[] = [];
   private readonly processes = new Set<() => Child | undefined>();
 
   env(): Record<string, string> {
@@ -24,6 +26,7 @@ export class SharedTime {
   }
 
   move(seconds: number): void {
+    this.moves.push(Date.now());
     this.offsetMs += seconds * 1000;
     for (const current of this.processes) this.tell(current());
   }

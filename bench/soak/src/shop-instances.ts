@@ -19,6 +19,12 @@ export interface ShopInstance {
   readonly port: number;
   /** The environment it starts with (shopEnv), set before the first start. */
   env: Readonly<Record<string, string>>;
+  /**
+   * False while the process starts, true once the shop printed its banner (its app answers): the
+   * proxy sends nothing to an instance still starting, as an orchestrator's readiness probe keeps
+   * a load balancer from it (the shop listens before its app is attached: see the README).
+   */
+  ready: boolean;
   /** The running process, or undefined between a kill and its restart. */
   child: Child | undefined;
   /** The last event-loop delay the instance sent, cleared once read. */
@@ -53,6 +59,7 @@ export async function createShopInstance(
     index,
     port,
     env,
+    ready: false,
     child: undefined,
     get starts() {
       return starts;
@@ -75,6 +82,7 @@ export async function createShopInstance(
     },
     async start() {
       starts++;
+      instance.ready = false;
       const child = startChild(
         `shop ${index}`,
         process.execPath,
@@ -97,14 +105,18 @@ export async function createShopInstance(
       });
       instance.child = child;
       await waitForOutput(child, /Shop running at http/, 60_000);
+      instance.ready = true;
       // The time may have moved while it started.
       time.tell(child);
     },
     kill() {
+      // The proxy is not told: it finds the port refusing connections and retries on the next
+      // instance, until the new process starts (then it waits for it to be ready).
       instance.child?.kill('SIGKILL');
       instance.child = undefined;
     },
     async stop() {
+      instance.ready = false;
       const child = instance.child;
       instance.child = undefined;
       if (child) await stopChild(child);

@@ -18,7 +18,7 @@ import { SharedTime } from './shared-time.js';
 import { accountIdOf, prepareShopApp } from './shop-app.js';
 import { createShopInstance, type ShopInstance, shopEnv } from './shop-instances.js';
 import { Subscriber, type SubscriberRecord } from './subscriber.js';
-import { TrafficLog } from './traffic.js';
+import { type ServerError, TrafficLog } from './traffic.js';
 import { judge, type Verdict } from './verdict.js';
 
 export interface SoakOptions {
@@ -54,6 +54,8 @@ export interface SoakResult {
     replays: number;
   };
   faults: FaultWindow[];
+  /** Requests the proxy answered after more than 20 s, the first 100. */
+  slowRequests: ServerError[];
   restartsAt: number[];
   samples: Sample[];
   requests: number;
@@ -96,10 +98,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         ),
       );
     }
-    const proxy = await startProxy(
-      instances.map((instance) => instance.port),
-      traffic,
-    );
+    const proxy = await startProxy(instances, traffic);
     const sandbox = await startSandboxProcess({
       configPath,
       webhookUrl: `${proxy.url}/webhooks/dcb`,
@@ -173,7 +172,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       options: { ...options, log: undefined } as Omit<SoakOptions, 'log'>,
       plan,
       verdict,
-      serverErrors: explainServerErrors(traffic.serverErrors, faults.windows),
+      serverErrors: explainServerErrors(
+        traffic.serverErrors,
+        faults.windows,
+        time.moves.map((at) => at - startedAt),
+      ),
+      slowRequests: traffic.slow,
       undeliveredEvents,
       deliveries: {
         events: records.deliveries.length,

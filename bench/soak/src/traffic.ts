@@ -31,6 +31,8 @@ export interface ServerError extends Answered {
  */
 export class TrafficLog {
   readonly serverErrors: ServerError[] = [];
+  /** Answers slower than 20 s (the first 100): a subscriber gave up long before. */
+  readonly slow: ServerError[] = [];
   private readonly all = new Map<RouteName, number[]>();
   private window = new Map<RouteName, number[]>();
   private windowCount = 0;
@@ -46,6 +48,7 @@ export class TrafficLog {
     this.windowCount = 0;
     this.total = 0;
     this.serverErrors.length = 0;
+    this.slow.length = 0;
   }
 
   record(answer: Answered): void {
@@ -57,6 +60,8 @@ export class TrafficLog {
       bucket.set(answer.route, list);
     }
     if (answer.status >= 500) this.serverErrors.push({ ...answer, at: Date.now() - this.startedAt });
+    if (answer.ms > 20_000 && this.slow.length < 100)
+      this.slow.push({ ...answer, at: Date.now() - this.startedAt });
   }
 
   /** The window since the last call: requests and p50/p99 per route. */
