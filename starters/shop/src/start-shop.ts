@@ -8,6 +8,7 @@ import { readShopConfig, type ShopConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { type OperatorAccess, operatorAccessOf } from './ops/operator-password.js';
 import type { CreateShopApp } from './shop-parts.js';
+import { answerWhileStarting } from './starting-answer.js';
 
 export interface StartShopOptions {
   /** Environment variables (default process.env): PORT, SESSION_SECRET, DATABASE_URL, DCB_*… */
@@ -51,6 +52,7 @@ export async function startShop(options: StartShopOptions = {}): Promise<Running
 
   // Listen first: the return URL and the sandbox's webhook URL need the port.
   const server = createServer();
+  const attach = answerWhileStarting(server);
   await listen(server, port, config.host);
   const { port: actualPort } = server.address() as AddressInfo;
   const url = `http://${urlHost(config.host)}:${actualPort}`;
@@ -74,7 +76,7 @@ export async function startShop(options: StartShopOptions = {}): Promise<Running
     logger,
     operatorAccess,
   });
-  server.on('request', app);
+  attach(app);
 
   return {
     url,

@@ -27,6 +27,34 @@ const readEnded = { read: event('subscription.expired', 20, { ...sub, subscripti
 const paymentRead = { read: { ...paid, occurredAt: at(20) }, source: 'untimed_read' as const };
 
 describe('decide: server-side reads never outrank an event', () => {
+  it('an older event of the subscription the account had before does not take over a read of the new one', () => {
+    // bench/soak's repro: subscription A bought and cancelled at once, B bought a minute later (its
+    // return page read holds ACTIVE), then A's webhooks land late (an outage, retries). A's
+    // payment.succeeded says ACTIVE too: taking the record over for A, then A's cancellation,
+    // left B's subscriber without access and the checkout sold a second subscription.
+    const subA = { subscriptionUid: 'sub_a', subscriberUid: 'sbr_1' };
+    const subB = { subscriptionUid: 'sub_b', subscriberUid: 'sbr_1' };
+    const paidA = paymentEvent('payment.succeeded', 0, 'off_monthly', subA);
+    const canceledA = event('subscription.canceled', 1, { ...subA, subscriptionStatus: 'CANCELED' });
+    const paidB = paymentEvent('payment.succeeded', 2, 'off_monthly', subB);
+    const readB = { read: { ...paidB, occurredAt: at(3) } };
+    expect(fold([readB, paidA, canceledA])).toMatchObject({
+      status: 'ACTIVE',
+      subscriptionUid: 'sub_b',
+      lastEventName: 'read:payment.succeeded',
+    });
+    // Once B's own event lands, the record is the webhooks-only one, in any order.
+    const webhooksOnly = fold([paidA, canceledA, paidB]);
+    expect(webhooksOnly).toMatchObject({ status: 'ACTIVE', subscriptionUid: 'sub_b' });
+    for (const order of [
+      [readB, paidA, canceledA, paidB],
+      [readB, paidB, paidA, canceledA],
+      [paidA, readB, canceledA, paidB],
+    ]) {
+      expect(fold(order)).toEqual(webhooksOnly);
+    }
+  });
+
   it('a read newer than the held event, saying something else, holds the status under a read: marker', () => {
     const entitlement = fold([paid, readEnded]);
     expect(entitlement).toMatchObject({

@@ -75,9 +75,10 @@ export function isSameInstantTie(incoming: StatusClaim, held: StatusClaim): bool
  * Reads (the return page, a cancel or resume answer) hold the status until the events land, and
  * never outrank one:
  * - a read replaces the held claim only when it is newer and says something else;
- * - an event always replaces a read that says the same (the read saw that event's effect: the
- *   event takes the record over, so once every event has landed the record is what the events
- *   alone give), and otherwise wins over it by the order.
+ * - an event of the read's subscription always replaces a read that says the same (the read saw
+ *   that event's effect: the event takes the record over, so once every event has landed the
+ *   record is what the events alone give), and otherwise wins over it by the order; so does an
+ *   event of another subscription (an earlier one of the account), by the order alone.
  */
 export function claimWins(
   incoming: StatusClaim,
@@ -86,7 +87,17 @@ export function claimWins(
 ): boolean {
   const incomingIsRead = isReadName(incoming.name);
   if (incomingIsRead && incoming.status === held.status) return false;
-  if (!incomingIsRead && isReadName(held.name) && incoming.status === held.status) return true;
+  // Only the read's own subscription's event: an older event of a subscription the account had
+  // before (its webhooks late after an outage) says the same status of another subscription, and
+  // taking over would hand the record to it, then to its cancellation (bench/soak found it).
+  if (
+    !incomingIsRead &&
+    isReadName(held.name) &&
+    incoming.status === held.status &&
+    incoming.subscriptionUid === held.subscriptionUid
+  ) {
+    return true;
+  }
   if (confirmedStatus !== undefined && isSameInstantTie(incoming, held)) {
     if (incoming.status === confirmedStatus) return true;
     if (held.status === confirmedStatus) return false;
