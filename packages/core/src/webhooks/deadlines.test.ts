@@ -21,6 +21,21 @@ describe('createDeadlines', () => {
   });
 });
 
+describe('createDeadlines: the clock it measures on', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('is the monotonic one: the wall clock stepping hours ahead does not time out a delivery in flight', async () => {
+    // bench/soak moves Date by hours at a time, as an NTP step of the system time would.
+    const withDeadline = createDeadlines(100);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const inFlight = withDeadline(
+      () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 60)),
+    );
+    vi.setSystemTime(Date.now() + 5 * 3_600_000);
+    await expect(inFlight).resolves.toBe('done');
+  });
+});
+
 describe('createDeadlines: the list of deliveries in flight', () => {
   it('times out exactly the hung ones, whatever order the others finish in', async () => {
     const withDeadline = createDeadlines(50);

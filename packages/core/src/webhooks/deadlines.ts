@@ -30,7 +30,9 @@ export function runtimeTimerScope(): TimerScope {
  * of every webhook, duplicates included. Every deadline is `ms` after its start, so deliveries
  * join a linked list already in deadline order: joining and leaving are a few pointer writes (a
  * Set of entries cost a hash per delivery), and a sweep stops at the first deadline still ahead.
- * A deadline fires within a fifth of `ms` (at most 1 s) after it passes. The interval runs only
+ * A deadline fires within a fifth of `ms` (at most 1 s) after it passes. Measured on the monotonic
+ * clock (`performance.now()`), not the wall clock: an NTP step of the system time (or a test that
+ * moves `Date`) never times out a delivery in flight. The interval runs only
  * while work is in flight, and keeps the process alive meanwhile: a script or worker that calls the
  * handler with a hanging store gets its 503 instead of exiting with the promise unsettled.
  */
@@ -51,7 +53,7 @@ export function createDeadlines(ms: number, scope: TimerScope = runtimeTimerScop
   }
 
   function sweep(): void {
-    const now = Date.now();
+    const now = performance.now();
     while (oldest !== undefined && oldest.at <= now) {
       const due = oldest;
       unlink(due);
@@ -67,7 +69,7 @@ export function createDeadlines(ms: number, scope: TimerScope = runtimeTimerScop
   return function withDeadline<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const entry: Pending = {
-        at: Date.now() + ms,
+        at: performance.now() + ms,
         fail: reject,
         previous: newest,
         next: undefined,
