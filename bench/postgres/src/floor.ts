@@ -74,6 +74,18 @@ export function floorReceiver(pool: pg.Pool, schema: string) {
       VALUES (now(), $3, $4, 'webhook', 'applied', 'payment.succeeded', $2, $5, $6, 'ACTIVE'))
     UPDATE ${pending} SET ended_status = 'SUCCEEDED', ended_at = now() WHERE payment_uid = $6`;
 
+  // Each statement prepared once per connection, by name, as dcbkit's executor does: a hand-written
+  // receiver that re-parsed its statements on every call would flatter dcbkit.
+  const names = new Map<string, string>();
+  const prepared = (text: string, values: unknown[]) => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = `floor_${names.size}`;
+      names.set(text, name);
+    }
+    return { name, text, values };
+  };
+
   return async function receive(event: BenchEvent): Promise<void> {
     const hash = createHash('sha256').update(event.key).digest('hex');
     // A unit per credits purchase, as dcbkit counts one per CONSUMABLE order.
@@ -81,14 +93,14 @@ export function floorReceiver(pool: pg.Pool, schema: string) {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const claimed = await client.query(claim, [hash, event.key]);
+      const claimed = await client.query(prepared(claim, [hash, event.key]));
       if (claimed.rows.length === 1) {
         const { rows } = await client.query<{
           data: Record<string, unknown> | null;
           version: string | null;
           payment_known: boolean;
           unit_known: boolean;
-        }>(read, [event.accountKey, event.productUid, event.paymentUid, unitOrderId]);
+        }>(prepared(read, [event.accountKey, event.productUid, event.paymentUid, unitOrderId]));
         const current = rows[0];
         const newUnit = unitOrderId !== null && current?.unit_known !== true;
         const unitsBought = Number(current?.data?.unitsBought ?? 0) + (newUnit ? 1 : 0);
@@ -107,29 +119,33 @@ export function floorReceiver(pool: pg.Pool, schema: string) {
           newUnit ? unitOrderId : null,
         ];
         const written = current?.data
-          ? await client.query(update, [...params, current.version])
-          : await client.query(insert, params);
+          ? await client.query(prepared(update, [...params, current.version]))
+          : await client.query(prepared(insert, params));
         if (written.rows.length !== 1)
           throw new Error('floor: concurrent write (events of one entitlement overlapped)');
         const subscription = unitOrderId === null;
-        await client.query(fact, [
-          `purchase:${event.paymentUid}`,
-          event.occurredAt.slice(0, 10),
-          subscription ? 'off_premium_monthly' : 'off_credits_10',
-          event.productUid,
-          subscription ? 'new_subscription' : 'unit_sold',
-          subscription ? 4500 : 2000,
-          subscription ? 1 : 0,
-        ]);
-        if (subscription) await client.query(line, [event.subscriberUid]);
-        await client.query(last, [
-          hash,
-          event.key,
-          event.accountKey,
-          event.productUid,
-          event.occurredAt,
-          event.paymentUid,
-        ]);
+        await client.query(
+          prepared(fact, [
+            `purchase:${event.paymentUid}`,
+            event.occurredAt.slice(0, 10),
+            subscription ? 'off_premium_monthly' : 'off_credits_10',
+            event.productUid,
+            subscription ? 'new_subscription' : 'unit_sold',
+            subscription ? 4500 : 2000,
+            subscription ? 1 : 0,
+          ]),
+        );
+        if (subscription) await client.query(prepared(line, [event.subscriberUid]));
+        await client.query(
+          prepared(last, [
+            hash,
+            event.key,
+            event.accountKey,
+            event.productUid,
+            event.occurredAt,
+            event.paymentUid,
+          ]),
+        );
       }
       await client.query('COMMIT');
     } catch (error) {

@@ -3,7 +3,13 @@ export { type PgliteStore, type PgliteStoreOptions, pgliteStore } from './connec
 export { type PostgresStoreOptions, postgresStore } from './connect/postgres-store.js';
 export { DataFolderInUseError, type FolderHolder } from './errors/data-folder-in-use-error.js';
 export { StorePostgresError } from './errors/store-postgres-error.js';
-export { fromPg, type PgClientLike, type PgPoolLike } from './executor/from-pg.js';
+export {
+  type FromPgOptions,
+  fromPg,
+  type PgClientLike,
+  type PgPoolLike,
+  type PgQueryConfig,
+} from './executor/from-pg.js';
 export { fromPglite, type PgliteLike, type PgliteQueryableLike } from './executor/from-pglite.js';
 export type { SqlExecutor, SqlQueryable, SqlResult } from './executor/sql-executor.js';
 export type { SqlLedgerOptions } from './ledger/ledger-options.js';

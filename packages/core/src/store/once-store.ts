@@ -13,10 +13,13 @@ export interface OnceWork<T> {
   target?: EntitlementKey | undefined;
 }
 
-/** The part of a duplicate's history entry only the event gives; the store adds the entitlement and its status. */
+/**
+ * The part of a duplicate's history entry only the event gives; the store adds the entitlement, its
+ * status and the time it records it (`recordedAt`, the real time, as every entry's).
+ */
 export type DuplicateEntry = Pick<
   HistoryEntry,
-  'recordedAt' | 'eventName' | 'eventKey' | 'occurredAt' | 'paymentUid' | 'subscriptionUid'
+  'eventName' | 'eventKey' | 'occurredAt' | 'paymentUid' | 'subscriptionUid'
 >;
 
 export interface ApplyOnceOptions {

@@ -48,7 +48,6 @@ function duplicateEntryOf(
 ): DuplicateEntry | undefined {
   if (context.recordHistory === undefined) return undefined;
   return {
-    recordedAt: new Date().toISOString(),
     eventName: event.event,
     eventKey: key,
     occurredAt: event.occurredAt,

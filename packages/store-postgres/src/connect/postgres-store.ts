@@ -13,6 +13,11 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
   connectionString?: string;
   /** The size of the store's own pool (with `connectionString`). Default pg's, 10. */
   maxConnections?: number;
+  /**
+   * Run the statements as named prepared statements (default true; see `fromPg`). Set false
+   * behind PgBouncer in transaction mode before 1.21.
+   */
+  prepareStatements?: boolean;
 }
 
 /**
@@ -28,7 +33,9 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
  * await dcbStore.close();
  */
 export function postgresStore(options: PostgresStoreOptions): SqlStore {
-  const { pool, connectionString, maxConnections, ...rest } = options ?? ({} as PostgresStoreOptions);
+  const { pool, connectionString, maxConnections, prepareStatements, ...rest } =
+    options ?? ({} as PostgresStoreOptions);
+  const executorOptions = prepareStatements === undefined ? {} : { prepare: prepareStatements };
   if (pool !== undefined) {
     if (connectionString !== undefined) {
       throw new StorePostgresError(
@@ -37,7 +44,7 @@ export function postgresStore(options: PostgresStoreOptions): SqlStore {
         'goes without pool: pass one or the other.',
       );
     }
-    return createSqlStore(fromPg(pool), rest);
+    return createSqlStore(fromPg(pool, executorOptions), rest);
   }
   if (typeof connectionString !== 'string' || connectionString === '') {
     throw new StorePostgresError('postgresStore', 'pool', 'or connectionString is required.');
@@ -46,5 +53,5 @@ export function postgresStore(options: PostgresStoreOptions): SqlStore {
     throw new StorePostgresError('postgresStore', 'maxConnections', 'must be a whole number > 0.');
   }
   const owned = lazyPgPool(connectionString, maxConnections);
-  return { ...createSqlStore(fromPg(owned.pool), rest), close: owned.end };
+  return { ...createSqlStore(fromPg(owned.pool, executorOptions), rest), close: owned.end };
 }

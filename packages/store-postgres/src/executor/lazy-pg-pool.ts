@@ -1,4 +1,4 @@
-import type { PgClientLike, PgPoolLike } from './from-pg.js';
+import type { PgClientLike, PgPoolLike, PgQueryConfig } from './from-pg.js';
 
 interface OwnedPool extends PgPoolLike {
   end(): Promise<void>;
@@ -43,7 +43,9 @@ export function lazyPgPool(connectionString: string, max: number | undefined) {
     return made;
   };
   const lazy: PgPoolLike = {
-    query: async (text, values) => (await pool()).query(text, values),
+    // Either of pg's two forms, passed on as given.
+    query: (async (query: string | PgQueryConfig, values?: unknown[]) =>
+      (await pool()).query(query as string, values)) as PgPoolLike['query'],
     connect: async (): Promise<PgClientLike> => (await pool()).connect(),
   };
   return {

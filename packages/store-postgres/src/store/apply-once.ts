@@ -10,7 +10,7 @@ import type {
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import { keyHash } from '../ledger/key-hash.js';
 import type { TableNames } from '../schema/table-names.js';
-import { deferredStatement, noDeferredWrites } from './deferred-writes.js';
+import { deferredStatements, noDeferredWrites } from './deferred-writes.js';
 import { HISTORY_COLUMNS } from './history-methods.js';
 import { type SqlEntitlementStore, storeInTransaction } from './sql-entitlement-store.js';
 import type { StoreStatements } from './store-statements.js';
@@ -51,8 +51,8 @@ export function onceMethods(
   // One statement: sets the transaction's timeouts, claims the key, and when it was processed
   // before, writes this copy's history entry from the entitlement the key names (core's
   // historyEntryOf for a duplicate: the status and units held, before and after alike).
-  // $1 hash, $2 key, $3 timeout ms, $4 token, $5 record a copy's history, $6 recorded at, $7 event
-  // name, $8 occurred at, $9 payment uid, $10 subscription uid.
+  // $1 hash, $2 key, $3 timeout ms, $4 token, $5 record a copy's history, $6 event name, $7
+  // occurred at, $8 payment uid, $9 subscription uid. Recorded at the transaction's time.
   const claimSql = `WITH settings AS (
       SELECT set_config('lock_timeout', $3, true) AS lock_timeout, set_config('statement_timeout', $3, true) AS statement_timeout
     ), claim AS (
@@ -64,8 +64,8 @@ export function onceMethods(
       WHERE key_hash = ${hashParam}
     ), copy AS (
       INSERT INTO ${t.history} (${HISTORY_COLUMNS})
-      SELECT $6::timestamptz, s.account_key, s.product_uid, 'webhook', 'duplicate', $7, $2, $8, $9,
-        COALESCE($10, e.subscription_uid), e.data->>'status', e.data->>'status', ${units('e')}, ${units('e')}, NULL
+      SELECT now(), s.account_key, s.product_uid, 'webhook', 'duplicate', $6, $2, $7, $8,
+        COALESCE($9, e.subscription_uid), e.data->>'status', e.data->>'status', ${units('e')}, ${units('e')}, NULL
       FROM seen s LEFT JOIN ${t.entitlements} e ON e.account_key = s.account_key AND e.product_uid = s.product_uid
       WHERE $5::boolean AND s.state = 'completed' AND s.account_key IS NOT NULL
     )
@@ -75,6 +75,7 @@ export function onceMethods(
   const takeOverSql = `UPDATE ${t.events} SET state = 'completed', lease_until = NULL, completed_at = now(),
       claim_token = $2
     WHERE key_hash = ${hashParam} AND state = 'in_progress' AND lease_until <= now() RETURNING 1`;
+  const lastStatement = deferredStatements(t, sql);
   const reopenSql = `DELETE FROM ${t.events} WHERE key_hash = ${hashParam} AND claim_token IS NOT DISTINCT FROM $2`;
 
   async function claim(
@@ -113,7 +114,6 @@ export function onceMethods(
         String(Math.max(1, Math.floor(options.timeoutMs * SQL_SHARE_OF_DEADLINE))),
         token,
         duplicate !== undefined,
-        duplicate?.recordedAt ?? null,
         duplicate?.eventName ?? null,
         duplicate?.occurredAt ?? null,
         duplicate?.paymentUid ?? null,
@@ -129,7 +129,7 @@ export function onceMethods(
           const done = await work(storeInTransaction(tx, t, sql, deferred));
           if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
           const target = done.target && { hash, ...done.target };
-          const last = deferredStatement(t, sql, target, deferred);
+          const last = lastStatement(target, deferred);
           if (last !== undefined) await tx.query(last.sql, last.params);
           return { status: 'applied', value: done.value, token };
         });

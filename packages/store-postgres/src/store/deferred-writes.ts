@@ -6,7 +6,7 @@ import type { StoreStatements } from './store-statements.js';
 /**
  * The writes of an event that nothing in its transaction reads back: its history entries and its
  * pending payment's ending. Held until the event's work is done, then sent with the key's target
- * as one statement (deferredStatement), so that they cost one round trip, not one each.
+ * as one statement (deferredStatements), so that they cost one round trip, not one each.
  */
 export interface DeferredWrites {
   history: HistoryEntry[];
@@ -18,61 +18,77 @@ export function noDeferredWrites(): DeferredWrites {
   return { history: [], payments: [] };
 }
 
-/** One part of the statement: its SQL with $1-based parameters of its own, and their values. */
-interface Part {
+/** The statement to send: its SQL and its parameters. */
+interface Statement {
   sql: string;
   params: unknown[];
 }
 
+/** The parts the last statement is made of, each with its SQL and how many parameters it takes. */
+type PartKind = 'target' | 'history' | 'end' | 'forget';
+
 /**
  * The event's last statement: the key's target (when the event was applied to an entitlement),
  * then every deferred write, as data-modifying CTEs of one statement. Their tables differ, so no
- * part needs to see another's rows. Undefined when there is nothing to write.
+ * part needs to see another's rows. Undefined when there is nothing to write. The SQL of each
+ * shape (which parts, in which order) is made once and kept: the same text every time, so that
+ * it is prepared once per connection and never renumbered per event.
  */
-export function deferredStatement(
-  t: TableNames,
-  sql: StoreStatements,
-  target: { hash: string; accountKey: string; productUid: string } | undefined,
-  writes: DeferredWrites,
-): Part | undefined {
-  const parts: Part[] = [];
-  if (target !== undefined) {
-    parts.push({
-      sql: `UPDATE ${t.events} SET account_key = $2, product_uid = $3 WHERE key_hash = decode($1, 'hex')`,
-      params: [target.hash, target.accountKey, target.productUid],
+export function deferredStatements(t: TableNames, sql: StoreStatements) {
+  const parts: Record<PartKind, string> = {
+    target: `UPDATE ${t.events} SET account_key = $2, product_uid = $3 WHERE key_hash = decode($1, 'hex')`,
+    history: `INSERT INTO ${t.history} (${HISTORY_COLUMNS}) VALUES (${placeholders(15)})`,
+    end: sql.endPending,
+    forget: sql.removePending,
+  };
+  const shapes = new Map<string, string>();
+  const textOf = (kinds: PartKind[]): string => {
+    const shape = kinds.join(',');
+    const known = shapes.get(shape);
+    if (known !== undefined) return known;
+    let offset = 0;
+    const ctes = kinds.map((kind, n) => {
+      const part = parts[kind];
+      const renumbered = part.replace(/\$(\d+)/g, (_, i: string) => `$${Number(i) + offset}`);
+      offset += Math.max(...[...part.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+      return `w${n} AS (${renumbered})`;
     });
-  }
-  for (const entry of writes.history) {
-    parts.push({
-      sql: `INSERT INTO ${t.history} (${HISTORY_COLUMNS}) VALUES (${placeholders(15)})`,
-      params: historyParams(entry),
-    });
-  }
-  for (const { paymentUid, ending } of writes.payments) {
-    parts.push(
-      ending === undefined
-        ? { sql: sql.removePending, params: [paymentUid] }
-        : {
-            sql: sql.endPending,
-            params: [
-              paymentUid,
-              ending.status,
-              ending.failureCode ?? null,
-              ending.at,
-              ending.subscriberUid ?? null,
-            ],
-          },
-    );
-  }
-  if (parts.length === 0) return undefined;
-  if (parts.length === 1) return parts[0];
-  const params: unknown[] = [];
-  const ctes = parts.map((part, n) => {
-    const offset = params.length;
-    params.push(...part.params);
-    return `w${n} AS (${part.sql.replace(/\$(\d+)/g, (_, i: string) => `$${Number(i) + offset}`)})`;
-  });
-  return { sql: `WITH ${ctes.join(',\n')} SELECT 1`, params };
+    const text = kinds.length === 1 ? parts[kinds[0] as PartKind] : `WITH ${ctes.join(',\n')} SELECT 1`;
+    shapes.set(shape, text);
+    return text;
+  };
+
+  return function deferredStatement(
+    target: { hash: string; accountKey: string; productUid: string } | undefined,
+    writes: DeferredWrites,
+  ): Statement | undefined {
+    const kinds: PartKind[] = [];
+    const params: unknown[] = [];
+    if (target !== undefined) {
+      kinds.push('target');
+      params.push(target.hash, target.accountKey, target.productUid);
+    }
+    for (const entry of writes.history) {
+      kinds.push('history');
+      params.push(...historyParams(entry));
+    }
+    for (const { paymentUid, ending } of writes.payments) {
+      if (ending === undefined) {
+        kinds.push('forget');
+        params.push(paymentUid);
+      } else {
+        kinds.push('end');
+        params.push(
+          paymentUid,
+          ending.status,
+          ending.failureCode ?? null,
+          ending.at,
+          ending.subscriberUid ?? null,
+        );
+      }
+    }
+    return kinds.length === 0 ? undefined : { sql: textOf(kinds), params };
+  };
 }
 
 function placeholders(count: number): string {
