@@ -151,12 +151,16 @@ function appInstructions(sandbox: Sandbox, prepared: Prepared): string {
   ].join('\n');
 }
 
-/** True once the app answers anything over HTTP; false when `seconds` pass first. */
+/**
+ * True once the app answers over HTTP with anything but 503 (an app still starting says 503, as
+ * the shop does until its routes are attached, and as a load balancer's readiness probe would
+ * wait); false when `seconds` pass first.
+ */
 async function appAnswers(appUrl: string, seconds: number): Promise<boolean> {
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const answered = await fetch(appUrl, { redirect: 'manual', signal: AbortSignal.timeout(2000) }).then(
-      () => true,
+      (response) => response.status !== 503,
       () => false,
     );
     if (answered) return true;
