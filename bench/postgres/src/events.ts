@@ -29,6 +29,10 @@ export interface BenchEvent {
   /** What the floor needs without parsing dcbkit's way. */
   accountKey: string;
   productUid: string;
+  offerUid: string;
+  /** A subscription's; undefined for a credits purchase. */
+  subscriptionUid: string | undefined;
+  currentPeriodEnd: string | undefined;
   orderId: string;
   paymentUid: string;
   subscriberUid: string;
@@ -74,6 +78,9 @@ export function benchEvents(first: number, count: number, signedAt: Date): Bench
       },
       accountKey,
       productUid,
+      offerUid: event.offerUid,
+      subscriptionUid: event.subscriptionUid,
+      currentPeriodEnd: event.currentPeriodEnd,
       orderId: event.orderId,
       paymentUid: event.paymentUid,
       subscriberUid: event.subscriberUid,

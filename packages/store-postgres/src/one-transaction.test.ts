@@ -77,6 +77,16 @@ async function expectOneEach(deliver: Awaited<ReturnType<typeof costs>>['deliver
       event: event.event,
       transactions: 1,
     });
+    // The claim, the read, the write, the line (a subscription's), then one statement for the
+    // key's target, the history entry, the pending payment's end and the business facts
+    // (docs/stores.md).
+    if (event.event === 'payment.succeeded') {
+      const line = event.subscriptionUid === undefined ? 0 : 1;
+      expect({ paymentUid: event.paymentUid, statements: fresh.statements }).toEqual({
+        paymentUid: event.paymentUid,
+        statements: 4 + line,
+      });
+    }
     const copy = await deliver(event);
     expect({ event: event.event, ...copy }).toEqual({
       event: event.event,

@@ -1,16 +1,21 @@
 import type { ClaimToken, EventLedger } from '../ledger/event-ledger.js';
+import type { MetricEntry } from '../metrics/metric-entry.js';
 import type { EntitlementKey } from '../schemas/entitlement.js';
 import type { HistoryEntry } from './history-store.js';
 
 /**
  * What `work` answers: `keep: false` rolls the transaction back (nothing it wrote stays and the key
  * stays unclaimed, so the service's retry is processed); `target` is the entitlement the event was
- * applied to, kept with the key so that a later copy's history names it.
+ * applied to, kept with the key so that a later copy's history names it; `facts` are the event's
+ * business facts, for a store that is also a MetricsStore to record in the same transaction as
+ * `recordMetrics` would (each key counted once), after `work` returns: nothing in the transaction
+ * reads them back, so they need no round trip of their own.
  */
 export interface OnceWork<T> {
   keep: boolean;
   value: T;
   target?: EntitlementKey | undefined;
+  facts?: readonly MetricEntry[] | undefined;
 }
 
 /**
@@ -30,6 +35,13 @@ export interface ApplyOnceOptions {
    * found it (a duplicate costs one statement). Undefined: no history is kept.
    */
   duplicate?: DuplicateEntry | undefined;
+  /**
+   * The phone line (subscriberUid) the event pays on, when the handler checks lines: the store
+   * applies the events of one line one after the other (PostgreSQL: a lock on the line taken with
+   * the claim, held to the commit), so that the line check of each sees the other's entitlement
+   * and a line paying twice through two instances at once is still seen.
+   */
+  line?: string | undefined;
 }
 
 /**
@@ -40,7 +52,13 @@ export interface ApplyOnceOptions {
  *   it is in its lease); the service should retry.
  */
 export type OnceResult<T> =
-  | { status: 'applied'; value: T; token: ClaimToken }
+  | {
+      status: 'applied';
+      value: T;
+      token: ClaimToken;
+      /** Of the work's `facts`, those the store counted (their key was new), as `recordMetrics` answers. */
+      counted?: readonly MetricEntry[] | undefined;
+    }
   | { status: 'rolled_back'; value: T }
   | { status: 'duplicate' }
   | { status: 'in_progress' };
@@ -62,7 +80,8 @@ export interface OnceStore<Tx> {
   readonly onceLedger: EventLedger;
   /**
    * Claims `key` and runs `work` with the store bound to the transaction; commits when `work`
-   * answers `keep: true`, rolls back when it answers `keep: false` or throws (and rethrows).
+   * answers `keep: true` (with its `facts`, when the store keeps the business view), rolls back
+   * when it answers `keep: false` or throws (and rethrows).
    */
   applyOnce<T>(
     key: string,

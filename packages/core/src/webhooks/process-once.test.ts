@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ClaimToken } from '../ledger/event-ledger.js';
 import { memoryLedger } from '../ledger/memory-ledger.js';
+import type { MetricEntry } from '../metrics/metric-entry.js';
 import type { EntitlementStore } from '../store/entitlement-store.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { ApplyOnceOptions, OnceResult, OnceStore, OnceWork } from '../store/once-store.js';
@@ -16,7 +17,11 @@ type Store = ReturnType<typeof memoryStore>;
 function onceDouble() {
   const inner = memoryStore();
   const processed = new Map<string, ClaimToken>();
-  const calls = { applyOnce: [] as { key: string; options: ApplyOnceOptions }[], reopen: [] as string[] };
+  const calls = {
+    applyOnce: [] as { key: string; options: ApplyOnceOptions }[],
+    reopen: [] as string[],
+    facts: [] as MetricEntry[],
+  };
   let next = 0;
   let busy = false;
   const store: Store & OnceStore<Store> = {
@@ -30,11 +35,17 @@ function onceDouble() {
       calls.applyOnce.push({ key, options });
       if (busy) return { status: 'in_progress' };
       if (processed.has(key)) return { status: 'duplicate' };
-      const done = await work(inner);
+      // The facts come with the work's answer, not through the transaction.
+      const done = await work({
+        ...inner,
+        recordMetrics: () => Promise.reject(new Error('not in the transaction')),
+      });
       if (!done.keep) return { status: 'rolled_back', value: done.value };
       const token = `t${next++}`;
       processed.set(key, token);
-      return { status: 'applied', value: done.value, token };
+      calls.facts.push(...(done.facts ?? []));
+      const counted = await inner.recordMetrics(done.facts ?? []);
+      return { status: 'applied', value: done.value, token, counted };
     },
     async reopen(key, token) {
       calls.reopen.push(key);
@@ -76,6 +87,17 @@ describe('the one-transaction path', () => {
       paymentUid: purchase.paymentUid,
     });
     expect(await store.get('user_1', 'prod_premium')).toMatchObject({ status: 'ACTIVE' });
+    // A subscription's payment: its line's events are applied one after the other (line check).
+    expect(calls.applyOnce[0]?.options.line).toBe(purchase.subscriberUid);
+  });
+
+  it("hands the event's facts to applyOnce with its work, to be written with the commit", async () => {
+    const { handler, calls, store } = setup();
+    await handler(signedRequest(purchase));
+    await handler(signedRequest(purchase));
+    expect(calls.facts.map((fact) => fact.kind)).toEqual(['new_subscription']);
+    const { days } = await store.readMetricDays({ from: '2000-01-01', to: '2100-01-01' });
+    expect(days.map((day) => [day.kind, day.count])).toEqual([['new_subscription', 1]]);
   });
 
   it('is not taken with another ledger: the two-phase path', async () => {

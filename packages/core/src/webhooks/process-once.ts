@@ -1,5 +1,7 @@
 import type { HttpAnswer } from '../http/http-answer.js';
+import type { MetricEntry } from '../metrics/metric-entry.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { isLineStore } from '../store/line-store.js';
 import type { DuplicateEntry, OnceStore } from '../store/once-store.js';
 import { type DecidedEvent, decideClaimedEvent } from './process-event.js';
 import { IN_PROGRESS_RETRY_SECONDS } from './webhook-answers.js';
@@ -7,8 +9,9 @@ import { boundTo, type WebhookContext } from './webhook-context.js';
 
 /**
  * The one-transaction path (store/once-store.ts): the claim, the decision and every write of the
- * event commit together, and a duplicate is answered by the statement that finds it; the listeners
- * run after the commit, and when one throws the key is reopened, so that the retry runs them again.
+ * event commit together, its facts included, and a duplicate is answered by the statement that
+ * finds it. The counters count the facts the store counted, and the listeners run, after the
+ * commit; when a listener throws the key is reopened, so that the retry runs them again.
  */
 export async function processOnce(
   context: WebhookContext,
@@ -17,17 +20,26 @@ export async function processOnce(
   key: string,
 ): Promise<HttpAnswer> {
   const { answers } = context;
+  const facts: MetricEntry[] = [];
   const result = await once.applyOnce<DecidedEvent>(
     key,
     async (tx) => {
-      const decided = await decideClaimedEvent(boundTo(context, tx), event, key);
-      return { keep: decided.keep, value: decided, target: decided.target };
+      facts.length = 0;
+      const decided = await decideClaimedEvent(boundTo(context, tx, facts), event, key);
+      const kept = context.keepsMetrics && facts.length > 0 ? { facts } : {};
+      return { keep: decided.keep, value: decided, target: decided.target, ...kept };
     },
-    { timeoutMs: context.timeoutMs, duplicate: duplicateEntryOf(context, event, key) },
+    {
+      timeoutMs: context.timeoutMs,
+      duplicate: duplicateEntryOf(context, event, key),
+      line: checkedLineOf(context, event),
+    },
   );
   if (result.status === 'duplicate') return answers.accept('duplicate');
   if (result.status === 'in_progress')
     return answers.answerWith('deferred', 'in_progress', IN_PROGRESS_RETRY_SECONDS);
+  if (result.status === 'applied')
+    context.counters.facts(context.keepsMetrics ? (result.counted ?? []) : facts);
   const { listen, answer } = result.value;
   if (listen !== undefined) {
     try {
@@ -54,4 +66,11 @@ function duplicateEntryOf(
     paymentUid: event.paymentUid ?? null,
     subscriptionUid: event.subscriptionUid ?? null,
   };
+}
+
+/** The line a subscription's payment is checked on (checkLine), for the store to serialize its events on. */
+function checkedLineOf(context: WebhookContext, event: WebhookEvent): string | undefined {
+  const checked =
+    event.event === 'payment.succeeded' && event.subscriptionUid !== undefined && isLineStore(context.store);
+  return checked ? event.subscriberUid : undefined;
 }

@@ -9,6 +9,7 @@ import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.
 import { eventKey as defaultEventKey } from '../ledger/event-key.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
 import { type BusinessCounters, createBusinessCounters } from '../metrics/business-counters.js';
+import type { MetricEntry } from '../metrics/metric-entry.js';
 import { createErrorReporter, type ReportError } from '../observability/error-reporter.js';
 import { createLogLimit } from '../observability/log-limit.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
@@ -72,9 +73,15 @@ export interface LineCheckOptions {
 
 /**
  * The context of one delivery whose writes go to `tx` (the store bound to the event's
- * transaction), recording history and facts as the handler's context does.
+ * transaction), recording history as the handler's context does. Its facts are put in `facts`:
+ * they are written with the transaction's last statement (OnceWork.facts) and counted after the
+ * commit, so that a rolled-back attempt counts nothing.
  */
-export function boundTo(context: WebhookContext, tx: WebhookContext['store']): WebhookContext {
+export function boundTo(
+  context: WebhookContext,
+  tx: WebhookContext['store'],
+  facts: MetricEntry[],
+): WebhookContext {
   return {
     ...context,
     store: tx,
@@ -82,7 +89,9 @@ export function boundTo(context: WebhookContext, tx: WebhookContext['store']): W
     recordHistory: context.recordHistory && historyRecorder(keptHistoryOf(tx, true)),
     recordFacts:
       context.recordFacts &&
-      factRecorder(context.keepsMetrics ? keptMetricsOf(tx, true) : undefined, context.counters),
+      (async (entries) => {
+        facts.push(...entries);
+      }),
   };
 }
 

@@ -12,6 +12,7 @@ import { keyHash } from '../ledger/key-hash.js';
 import type { TableNames } from '../schema/table-names.js';
 import { deferredStatements, noDeferredWrites } from './deferred-writes.js';
 import { HISTORY_COLUMNS } from './history-methods.js';
+import { countedOf } from './metrics-methods.js';
 import { type SqlEntitlementStore, storeInTransaction } from './sql-entitlement-store.js';
 import type { StoreStatements } from './store-statements.js';
 
@@ -26,6 +27,11 @@ interface ClaimRow {
   claimed: boolean;
   state: 'in_progress' | 'completed' | null;
   lapsed: boolean | null;
+}
+
+/** The line locks' namespace: the tables' own, so that two dcbkit schemas in one database never share a lock. */
+function lineLockPrefix(t: TableNames): string {
+  return `'${t.events.replaceAll("'", "''")}:line:'`;
 }
 
 /** Thrown inside the transaction to roll it back with this answer. */
@@ -48,13 +54,17 @@ export function onceMethods(
   const hashParam = `decode($1, 'hex')`;
   const units = (e: string) => `CASE WHEN ${e}.data->>'type' = 'CONSUMABLE' THEN GREATEST(0,
       COALESCE((${e}.data->>'unitsBought')::int, 0) - COALESCE((${e}.data->>'unitsUsed')::int, 0)) END`;
-  // One statement: sets the transaction's timeouts, claims the key, and when it was processed
-  // before, writes this copy's history entry from the entitlement the key names (core's
-  // historyEntryOf for a duplicate: the status and units held, before and after alike).
+  // One statement: sets the transaction's timeouts, takes the line's lock (held to the commit:
+  // the events of one line apply one after the other, and each later statement's snapshot sees
+  // what the line's previous event committed), claims the key, and when it was processed before,
+  // writes this copy's history entry from the entitlement the key names (core's historyEntryOf
+  // for a duplicate: the status and units held, before and after alike).
   // $1 hash, $2 key, $3 timeout ms, $4 token, $5 record a copy's history, $6 event name, $7
-  // occurred at, $8 payment uid, $9 subscription uid. Recorded at the transaction's time.
+  // occurred at, $8 payment uid, $9 subscription uid, $10 the line (or null). Recorded at the
+  // transaction's time.
   const claimSql = `WITH settings AS (
-      SELECT set_config('lock_timeout', $3, true) AS lock_timeout, set_config('statement_timeout', $3, true) AS statement_timeout
+      SELECT set_config('lock_timeout', $3, true) AS lock_timeout, set_config('statement_timeout', $3, true) AS statement_timeout,
+        CASE WHEN $10::text IS NOT NULL THEN pg_advisory_xact_lock(hashtextextended(${lineLockPrefix(t)} || $10::text, 0)) END AS line_lock
     ), claim AS (
       INSERT INTO ${t.events} (key_hash, event_key, state, lease_until, claim_token, completed_at)
       SELECT ${hashParam}, $2, 'completed', NULL, $4, now() FROM settings
@@ -118,6 +128,7 @@ export function onceMethods(
         duplicate?.occurredAt ?? null,
         duplicate?.paymentUid ?? null,
         duplicate?.subscriptionUid ?? null,
+        options.line ?? null,
       ];
       try {
         return await executor.transaction(async (tx): Promise<OnceResult<T>> => {
@@ -129,9 +140,16 @@ export function onceMethods(
           const done = await work(storeInTransaction(tx, t, sql, deferred));
           if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
           const target = done.target && { hash, ...done.target };
-          const last = lastStatement(target, deferred);
-          if (last !== undefined) await tx.query(last.sql, last.params);
-          return { status: 'applied', value: done.value, token };
+          const facts = done.facts ?? [];
+          const last = lastStatement(target, { ...deferred, facts });
+          const answered =
+            last === undefined ? [] : (await tx.query<{ key: string }>(last.sql, last.params)).rows;
+          if (facts.length === 0) return { status: 'applied', value: done.value, token };
+          const counted = countedOf(
+            facts,
+            answered.map((row) => row.key),
+          );
+          return { status: 'applied', value: done.value, token, counted };
         });
       } catch (error) {
         if (error instanceof RollBack) return error.result as OnceResult<T>;

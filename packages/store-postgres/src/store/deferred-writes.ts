@@ -1,21 +1,24 @@
-import type { HistoryEntry, PaymentEnding } from '@dcbkit/core/store';
+import type { HistoryEntry, MetricEntry, PaymentEnding } from '@dcbkit/core/store';
 import type { TableNames } from '../schema/table-names.js';
 import { HISTORY_COLUMNS, historyParams } from './history-methods.js';
+import { factArrays, recordFactsCtes } from './metrics-methods.js';
 import type { StoreStatements } from './store-statements.js';
 
 /**
- * The writes of an event that nothing in its transaction reads back: its history entries and its
- * pending payment's ending. Held until the event's work is done, then sent with the key's target
- * as one statement (deferredStatements), so that they cost one round trip, not one each.
+ * The writes of an event that nothing in its transaction reads back: its history entries, its
+ * pending payment's ending and its business facts. Held until the event's work is done, then sent
+ * with the key's target as one statement (deferredStatements), so that they cost one round trip,
+ * not one each.
  */
 export interface DeferredWrites {
   history: HistoryEntry[];
   /** A pending payment ended (`ending`), or forgotten (no ending). */
   payments: { paymentUid: string; ending: PaymentEnding | undefined }[];
+  facts: readonly MetricEntry[];
 }
 
 export function noDeferredWrites(): DeferredWrites {
-  return { history: [], payments: [] };
+  return { history: [], payments: [], facts: [] };
 }
 
 /** The statement to send: its SQL and its parameters. */
@@ -24,8 +27,11 @@ interface Statement {
   params: unknown[];
 }
 
-/** The parts the last statement is made of, each with its SQL and how many parameters it takes. */
-type PartKind = 'target' | 'history' | 'end' | 'forget';
+/**
+ * The parts the last statement is made of: each its SQL, sent as one CTE, but the facts, which are
+ * CTEs of their own (recordFactsCtes) and whose new keys the statement answers.
+ */
+type PartKind = 'target' | 'history' | 'end' | 'forget' | 'facts';
 
 /**
  * The event's last statement: the key's target (when the event was applied to an entitlement),
@@ -40,6 +46,7 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
     history: `INSERT INTO ${t.history} (${HISTORY_COLUMNS}) VALUES (${placeholders(15)})`,
     end: sql.endPending,
     forget: sql.removePending,
+    facts: recordFactsCtes(t),
   };
   const shapes = new Map<string, string>();
   const textOf = (kinds: PartKind[]): string => {
@@ -51,9 +58,13 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
       const part = parts[kind];
       const renumbered = part.replace(/\$(\d+)/g, (_, i: string) => `$${Number(i) + offset}`);
       offset += Math.max(...[...part.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
-      return `w${n} AS (${renumbered})`;
+      return kind === 'facts' ? renumbered : `w${n} AS (${renumbered})`;
     });
-    const text = kinds.length === 1 ? parts[kinds[0] as PartKind] : `WITH ${ctes.join(',\n')} SELECT 1`;
+    const answer = kinds.includes('facts') ? 'SELECT key FROM fresh' : 'SELECT 1';
+    const text =
+      kinds.length === 1 && kinds[0] !== 'facts'
+        ? parts[kinds[0] as PartKind]
+        : `WITH ${ctes.join(',\n')} ${answer}`;
     shapes.set(shape, text);
     return text;
   };
@@ -86,6 +97,10 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
           ending.subscriberUid ?? null,
         );
       }
+    }
+    if (writes.facts.length > 0) {
+      kinds.push('facts');
+      params.push(...factArrays(writes.facts));
     }
     return kinds.length === 0 ? undefined : { sql: textOf(kinds), params };
   };

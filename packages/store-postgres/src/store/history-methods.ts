@@ -66,19 +66,28 @@ export function historyParams(entry: HistoryEntry): unknown[] {
   ];
 }
 
+/** The history's SQL, built once per table names (storeStatements). */
+export function historyStatements(t: TableNames) {
+  return {
+    append: `INSERT INTO ${t.history} (${HISTORY_COLUMNS})
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    ofAccount: `SELECT ${HISTORY_COLUMNS} FROM ${t.history}
+    WHERE account_key = $1 AND ($2::text IS NULL OR product_uid = $2) ORDER BY id DESC LIMIT $3`,
+    recent: `SELECT ${HISTORY_COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`,
+    prune: `WITH removed AS (DELETE FROM ${t.history} WHERE recorded_at < $1 RETURNING 1)
+    SELECT count(*)::int AS removed FROM removed`,
+  };
+}
+
 /**
  * The history of every decision (core's HistoryStore, docs/operations.md): one row per entry in
  * the history table of migration 7 (with the line of migration 10), newest first by its serial id, which is the append order also
  * among entries of one millisecond.
  */
-export function historyMethods(executor: SqlExecutor, t: TableNames): HistoryStore {
-  const append = `INSERT INTO ${t.history} (${HISTORY_COLUMNS})
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`;
-  const ofAccount = `SELECT ${HISTORY_COLUMNS} FROM ${t.history}
-    WHERE account_key = $1 AND ($2::text IS NULL OR product_uid = $2) ORDER BY id DESC LIMIT $3`;
-  const recent = `SELECT ${HISTORY_COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`;
-  const prune = `WITH removed AS (DELETE FROM ${t.history} WHERE recorded_at < $1 RETURNING 1)
-    SELECT count(*)::int AS removed FROM removed`;
+export function historyMethods(
+  executor: SqlExecutor,
+  { append, ofAccount, recent, prune }: ReturnType<typeof historyStatements>,
+): HistoryStore {
   return {
     async appendHistory(entry) {
       await executor.query(append, historyParams(entry));

@@ -14,13 +14,13 @@ interface DayRow {
 }
 
 /**
- * The business view's daily totals (core's MetricsStore) in the two tables of migration 8. A call
- * is one statement: the keys not yet known are inserted, and only the facts whose key went in are
- * added to their day's totals; a second instance inserting the same key waits on the first and
- * then finds it, so a fact counts once across instances.
+ * The CTEs that record facts: the keys not yet known are inserted, and only the facts whose key
+ * went in are added to their day's totals. `fresh` holds the keys that were new. $1 to $9 are the
+ * arrays of factArrays. Top-level CTEs, so that the one-transaction path can send them as part of
+ * its last statement (PostgreSQL takes data-modifying CTEs only at the top level).
  */
-export function metricsMethods(executor: SqlExecutor, t: TableNames): MetricsStore {
-  const record = `WITH input AS (
+export function recordFactsCtes(t: TableNames): string {
+  return `input AS (
       SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
         $7::bigint[], $8::bigint[], $9::bigint[]) WITH ORDINALITY
         AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, n)
@@ -35,29 +35,59 @@ export function metricsMethods(executor: SqlExecutor, t: TableNames): MetricsSto
       FROM first_seen GROUP BY day, offer_uid, product_uid, kind, currency
       ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
         count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live
-    )
+    )`;
+}
+
+/** The parameters of recordFactsCtes: one array per column. */
+export function factArrays(entries: readonly MetricEntry[]): unknown[] {
+  return [
+    entries.map((entry) => entry.key),
+    entries.map((entry) => utcDayOf(entry.occurredAt)),
+    entries.map((entry) => entry.offerUid),
+    entries.map((entry) => entry.productUid),
+    entries.map((entry) => entry.kind),
+    entries.map((entry) => entry.currency),
+    entries.map((entry) => entry.count),
+    entries.map((entry) => entry.amount),
+    entries.map((entry) => entry.live),
+  ];
+}
+
+/** Of `entries`, those whose key was new (`fresh`): of a key given twice, the first, the one counted. */
+export function countedOf(entries: readonly MetricEntry[], fresh: Iterable<string>): MetricEntry[] {
+  const keys = new Set(fresh);
+  return entries.filter((entry) => keys.delete(entry.key));
+}
+
+/** The business view's SQL, built once per table names (storeStatements). */
+export function metricsStatements(t: TableNames) {
+  const record = `WITH ${recordFactsCtes(t)}
     SELECT key FROM fresh`;
   const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, count, amount, live
     FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date`;
   const liveBefore = `SELECT offer_uid, product_uid, sum(live) AS live
     FROM ${t.metricDays} WHERE day < $1::date GROUP BY offer_uid, product_uid`;
+  return { record, days, liveBefore };
+}
+
+/**
+ * The business view's daily totals (core's MetricsStore) in the two tables of migration 8. A call
+ * is one statement: the keys not yet known are inserted, and only the facts whose key went in are
+ * added to their day's totals; a second instance inserting the same key waits on the first and
+ * then finds it, so a fact counts once across instances.
+ */
+export function metricsMethods(
+  executor: SqlExecutor,
+  { record, days, liveBefore }: ReturnType<typeof metricsStatements>,
+): MetricsStore {
   return {
     async recordMetrics(entries: readonly MetricEntry[]) {
       if (entries.length === 0) return [];
-      const { rows } = await executor.query<{ key: string }>(record, [
-        entries.map((entry) => entry.key),
-        entries.map((entry) => utcDayOf(entry.occurredAt)),
-        entries.map((entry) => entry.offerUid),
-        entries.map((entry) => entry.productUid),
-        entries.map((entry) => entry.kind),
-        entries.map((entry) => entry.currency),
-        entries.map((entry) => entry.count),
-        entries.map((entry) => entry.amount),
-        entries.map((entry) => entry.live),
-      ]);
-      const fresh = new Set(rows.map((row) => row.key));
-      // Of a key given twice, the first: the one the statement counted.
-      return entries.filter((entry) => fresh.delete(entry.key));
+      const { rows } = await executor.query<{ key: string }>(record, factArrays(entries));
+      return countedOf(
+        entries,
+        rows.map((row) => row.key),
+      );
     },
     async readMetricDays({ from, to }) {
       const [found, before] = await Promise.all([

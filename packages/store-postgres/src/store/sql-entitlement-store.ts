@@ -235,7 +235,7 @@ export function sqlEntitlementStore(
     findBySubscriptionUid: (subscriptionUid) => first(sql.bySubscription, [subscriptionUid]),
     findByPaymentUid: (paymentUid) => first(sql.byPayment, [paymentUid]),
     ...reconcileMethods(executor, sql),
-    ...historyMethods(executor, names),
-    ...metricsMethods(executor, names),
+    ...historyMethods(executor, sql.history),
+    ...metricsMethods(executor, sql.metrics),
   };
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import type { MetricEntry } from '../../metrics/metric-entry.js';
 import type { EntitlementStore } from '../entitlement-store.js';
 import { type HistoryStore, isHistoryStore } from '../history-store.js';
+import { isMetricsStore, type MetricsStore } from '../metrics-store.js';
 import type { OnceStore } from '../once-store.js';
 import { exampleEntitlement, uniqueId } from './example-entitlement.js';
 import { type ConformanceCheck, type ConformanceOptions, runChecks } from './test-runner.js';
@@ -13,6 +15,27 @@ const TIMEOUT = { timeoutMs: 5_000 };
 /** Writes one entitlement of `accountKey` through the transaction `tx`. */
 async function writeOne(tx: Bound, accountKey: string): Promise<void> {
   await tx.update(accountKey, 'prod_once', () => exampleEntitlement({ accountKey, productUid: 'prod_once' }));
+}
+
+/** A business fact of `offerUid`, unique per check. */
+function factOf(offerUid: string): MetricEntry {
+  return {
+    key: uniqueId('fact'),
+    kind: 'unit_sold',
+    offerUid,
+    productUid: 'prod_once',
+    occurredAt: '2030-07-01T10:00:00.000Z',
+    count: 1,
+    amount: 2000,
+    currency: 'TND',
+    live: 0,
+  };
+}
+
+/** The count the store holds for the facts of `offerUid`. */
+async function countOf(store: MetricsStore, offerUid: string): Promise<number> {
+  const { days } = await store.readMetricDays({ from: '2030-07-01', to: '2030-07-02' });
+  return days.filter((day) => day.offerUid === offerUid).reduce((sum, day) => sum + day.count, 0);
 }
 
 /** Runs `applyOnce` whose work writes one entitlement through the transaction; counts the runs. */
@@ -173,6 +196,71 @@ export const onceChecks: readonly ConformanceCheck<Subject>[] = [
         unitsBefore: null,
         unitsAfter: null,
       });
+    },
+  },
+  {
+    name: "two events of one line at once: the second's work runs once the first committed, and sees its write",
+    async run(store) {
+      const line = uniqueId('sbr');
+      const [first, second] = [uniqueId('acct'), uniqueId('acct')];
+      const slow = store.applyOnce(
+        uniqueId('evt'),
+        async (tx) => {
+          await writeOne(tx, first);
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          return { keep: true, value: 'first' };
+        },
+        { ...TIMEOUT, line },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const next = store.applyOnce(
+        uniqueId('evt'),
+        async (tx) => {
+          const seen = await tx.get(first, 'prod_once');
+          await writeOne(tx, second);
+          return { keep: true, value: seen !== undefined };
+        },
+        { ...TIMEOUT, line },
+      );
+      const results = await Promise.all([slow, next]);
+      assert.deepStrictEqual(
+        results.map((result) => result.status),
+        ['applied', 'applied'],
+      );
+      assert.equal(
+        results[1]?.status === 'applied' && results[1].value,
+        true,
+        "the second saw the first's write",
+      );
+    },
+  },
+  {
+    name: "a MetricsStore records the work's facts with the commit, each key once, and none when the work rolls back",
+    async run(store) {
+      if (!isMetricsStore(store)) return;
+      const offer = uniqueId('offer');
+      const [sold, other, dropped] = [factOf(offer), factOf(offer), factOf(offer)];
+      const work = (keep: boolean, facts: readonly MetricEntry[]) => async (tx: Bound) => {
+        await writeOne(tx, uniqueId('acct'));
+        return { keep, value: 'ran', facts };
+      };
+      const first = await store.applyOnce(uniqueId('evt'), work(true, [sold]), TIMEOUT);
+      assert.equal(first.status, 'applied');
+      assert.deepStrictEqual(first.status === 'applied' && first.counted, [sold], 'its fact counted');
+      const second = await store.applyOnce(uniqueId('evt'), work(true, [sold, other]), TIMEOUT);
+      assert.deepStrictEqual(
+        second.status === 'applied' && second.counted,
+        [other],
+        'a fact another event recorded counts once',
+      );
+      const rolledBack = await store.applyOnce(uniqueId('evt'), work(false, [dropped]), TIMEOUT);
+      assert.equal(rolledBack.status, 'rolled_back');
+      assert.equal(await countOf(store, offer), 2, 'the totals hold the two facts kept');
+      assert.deepStrictEqual(
+        await store.recordMetrics([dropped]),
+        [dropped],
+        'a rolled-back fact was never kept',
+      );
     },
   },
 ];
