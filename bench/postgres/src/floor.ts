@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { FloorVerifier } from '@dcbkit-bench/shared';
 import type pg from 'pg';
 import type { BenchEvent } from './events.js';
 import { floorStatements } from './floor-statements.js';
@@ -14,10 +15,14 @@ interface ReadRow {
  * The floor: what a hand-written receiver does for one event on the same tables, with no dcbkit
  * code around it: one `pg` transaction sending the statements dcbkit's one-transaction path sends
  * (floor-statements.ts), with the same parameters, computed by hand for this bench's two offers
- * (no signature check, no parsing, no rules engine). What the whole kit costs against the least
- * a receiver doing the same database work must do.
+ * (no signature check, no parsing, no rules engine: `checked` adds the first two). What the whole
+ * kit costs against the least a receiver doing the same database work must do.
  */
-export function floorReceiver(pool: pg.Pool, schema: string) {
+export function floorReceiver(
+  pool: pg.Pool,
+  schema: string,
+  checked?: { verify: FloorVerifier; nowSeconds: number },
+) {
   const sql = floorStatements(schema);
   // Each statement prepared once per connection, by name, as dcbkit's executor does: a hand-written
   // receiver that re-parsed its statements on every call would flatter dcbkit.
@@ -32,6 +37,8 @@ export function floorReceiver(pool: pg.Pool, schema: string) {
   };
 
   return async function receive(event: BenchEvent): Promise<void> {
+    // With `checked`: the signature checked and the body parsed first, as every correct receiver must.
+    checked?.verify(event.rawBody, event.headers['service-signature'], checked.nowSeconds);
     const hash = createHash('sha256').update(event.key).digest('hex');
     const subscription = event.subscriptionUid !== undefined;
     // A unit per credits purchase, as dcbkit counts one per CONSUMABLE order.

@@ -15,12 +15,14 @@ import { join } from 'node:path';
 import type { EntitlementStore, EventLedger } from '@dcbkit/core/store';
 import { createWebhookHandler } from '@dcbkit/core/web';
 import { pgliteStore, postgresStore } from '@dcbkit/store-postgres';
+import { createFloorVerifier } from '@dcbkit-bench/shared';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { dueListingPart } from './due-listing.js';
 import { type BenchEvent, benchEvents, offers, SECRET } from './events.js';
+import { compareSides } from './events-per-second.js';
 import { floorReceiver } from './floor.js';
-import { median, percentile, runLanes, verdict } from './latency.js';
+import { percentile, runLanes } from './latency.js';
 import { metricsReadPart } from './metrics-read.js';
 import { perEventPart } from './per-event.js';
 
@@ -77,52 +79,48 @@ async function postgresPart(): Promise<void> {
     await perEventPart(DATABASE_URL as string, schema, freshEvents, dcbkitReceiver);
     for (const concurrency of CONCURRENCIES) {
       // Each side gets its own pool of `concurrency` connections: what "N concurrent connections" means.
-      const dcbkitPool = new pg.Pool({ connectionString: DATABASE_URL, max: concurrency });
-      const floorPool = new pg.Pool({ connectionString: DATABASE_URL, max: concurrency });
+      const pools = [0, 1, 2].map(() => new pg.Pool({ connectionString: DATABASE_URL, max: concurrency }));
+      const [dcbkitPool, floorPool, verifiedPool] = pools as [pg.Pool, pg.Pool, pg.Pool];
       const { store, ledger } = postgresStore({ pool: dcbkitPool, schema });
-      const candidates = { dcbkit: dcbkitReceiver(store, ledger), floor: floorReceiver(floorPool, schema) };
-      const perSecond = { dcbkit: [] as number[], floor: [] as number[] };
-      const latencies = { dcbkit: [] as number[], floor: [] as number[] };
-      // This process's CPU time per event: what the receiver's own code costs, beside the database.
-      const cpuPerEvent = { dcbkit: [] as number[], floor: [] as number[] };
-      const ratios: number[] = [];
-      // Warm-up: connections open, plans cached, every account's rows created.
-      for (const name of ['dcbkit', 'floor'] as const)
-        await runLanes(freshEvents(1_000), concurrency, candidates[name]);
-      // Statistics as autovacuum keeps them in production. Without them, a connection that prepared
-      // its statements while the tables were nearly empty keeps a sequential-scan plan until
-      // autovacuum's next ANALYZE (a minute or more away), and whichever side prepared first loses.
-      await admin.query(`ANALYZE "${schema}".dcbkit_entitlements, "${schema}".dcbkit_entitlement_payments,
-        "${schema}".dcbkit_entitlement_units, "${schema}".dcbkit_events, "${schema}".dcbkit_history,
-        "${schema}".dcbkit_pending_payments, "${schema}".dcbkit_metric_keys, "${schema}".dcbkit_metric_days`);
-      for (let round = 0; round < ROUNDS; round++) {
-        // Alternating order, so that a burst of noise on a shared machine hits both sides.
-        const order = round % 2 === 0 ? (['dcbkit', 'floor'] as const) : (['floor', 'dcbkit'] as const);
-        const result: Record<string, number> = {};
-        for (const name of order) {
-          const cpu = process.cpuUsage();
-          const run = await runLanes(freshEvents(EVENTS_PER_ROUND), concurrency, candidates[name]);
-          const used = process.cpuUsage(cpu);
-          cpuPerEvent[name].push((used.user + used.system) / 1000 / EVENTS_PER_ROUND);
-          perSecond[name].push(run.perSecond);
-          latencies[name].push(...run.latencies);
-          result[name] = run.perSecond;
-        }
-        ratios.push((result.dcbkit as number) / (result.floor as number));
-      }
-      await Promise.all([dcbkitPool.end(), floorPool.end()]);
-      console.log(
-        `\n${concurrency} connection${concurrency > 1 ? 's' : ''} (${ROUNDS} rounds of ${EVENTS_PER_ROUND} events each side)`,
+      const nowSeconds = Math.floor(signedAt.getTime() / 1000);
+      const sides = [
+        { name: 'dcbkit', receive: dcbkitReceiver(store, ledger) },
+        { name: 'floor', receive: floorReceiver(floorPool, schema) },
+        {
+          name: 'floor + verify',
+          receive: floorReceiver(verifiedPool, schema, {
+            verify: createFloorVerifier(SECRET),
+            nowSeconds,
+          }),
+        },
+      ];
+      await compareSides(
+        sides,
+        [
+          { name: 'floor', goal: GOAL, label: 'events/s, dcbkit / floor' },
+          {
+            name: 'floor + verify',
+            goal: undefined,
+            label: 'events/s, dcbkit / floor that also checks the signature and parses the body',
+          },
+        ],
+        {
+          concurrency,
+          rounds: ROUNDS,
+          perRound: EVENTS_PER_ROUND,
+          freshEvents,
+          // Statistics as autovacuum keeps them in production. Without them, a connection that
+          // prepared its statements while the tables were nearly empty keeps a sequential-scan
+          // plan until autovacuum's next ANALYZE (a minute or more away), and whichever side
+          // prepared first loses.
+          prepare: async () => {
+            await admin.query(`ANALYZE "${schema}".dcbkit_entitlements, "${schema}".dcbkit_entitlement_payments,
+              "${schema}".dcbkit_entitlement_units, "${schema}".dcbkit_events, "${schema}".dcbkit_history,
+              "${schema}".dcbkit_pending_payments, "${schema}".dcbkit_metric_keys, "${schema}".dcbkit_metric_days`);
+          },
+        },
       );
-      for (const name of ['dcbkit', 'floor'] as const) {
-        console.log(
-          `  ${name.padEnd(7)} ${median(perSecond[name]).toFixed(0).padStart(6)} events/s   apply latency p50 ${ms(percentile(latencies[name], 50))}, p99 ${ms(percentile(latencies[name], 99))}; this process's CPU ${ms(median(cpuPerEvent[name]))} an event`,
-        );
-      }
-      const sorted = [...ratios].sort((a, b) => a - b);
-      console.log(
-        `  ${verdict(`events/s, dcbkit / floor at ${concurrency} connection${concurrency > 1 ? 's' : ''} (median of rounds; range ${sorted[0]?.toFixed(3)}–${sorted.at(-1)?.toFixed(3)})`, median(ratios), GOAL)}`,
-      );
+      await Promise.all(pools.map((pool) => pool.end()));
     }
   } finally {
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
