@@ -1,17 +1,16 @@
 import type { HttpAnswer } from '../http/http-answer.js';
-import type { MetricEntry } from '../metrics/metric-entry.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { isLineStore } from '../store/line-store.js';
 import type { DuplicateEntry, OnceStore } from '../store/once-store.js';
 import { type DecidedEvent, decideClaimedEvent } from './process-event.js';
 import { IN_PROGRESS_RETRY_SECONDS } from './webhook-answers.js';
-import { boundTo, type WebhookContext } from './webhook-context.js';
+import { boundTo, type HeldUntilCommit, type WebhookContext } from './webhook-context.js';
 
 /**
  * The one-transaction path (store/once-store.ts): the claim, the decision and every write of the
  * event commit together, its facts included, and a duplicate is answered by the statement that
- * finds it. The counters count the facts the store counted, and the listeners run, after the
- * commit; when a listener throws the key is reopened, so that the retry runs them again.
+ * finds it. The counters count the facts the store counted and the payment, and the listeners
+ * run, after the commit; when a listener throws the key is reopened, so that the retry runs them again.
  */
 export async function processOnce(
   context: WebhookContext,
@@ -19,13 +18,14 @@ export async function processOnce(
   event: WebhookEvent,
   key: string,
 ): Promise<HttpAnswer> {
-  const { answers } = context;
-  const facts: MetricEntry[] = [];
+  const { answers, counters } = context;
+  let held: HeldUntilCommit = { facts: [], payments: [] };
   const result = await once.applyOnce<DecidedEvent>(
     key,
     async (tx) => {
-      facts.length = 0;
-      const decided = await decideClaimedEvent(boundTo(context, tx, facts), event, key);
+      held = { facts: [], payments: [] };
+      const decided = await decideClaimedEvent(boundTo(context, tx, held), event, key);
+      const { facts } = held;
       const kept = context.keepsMetrics && facts.length > 0 ? { facts } : {};
       return { keep: decided.keep, value: decided, target: decided.target, ...kept };
     },
@@ -38,8 +38,10 @@ export async function processOnce(
   if (result.status === 'duplicate') return answers.accept('duplicate');
   if (result.status === 'in_progress')
     return answers.answerWith('deferred', 'in_progress', IN_PROGRESS_RETRY_SECONDS);
-  if (result.status === 'applied')
-    context.counters.facts(context.keepsMetrics ? (result.counted ?? []) : facts);
+  if (result.status === 'applied') {
+    counters.facts(context.keepsMetrics ? (result.counted ?? []) : held.facts);
+    for (const [status, offerUid] of held.payments) counters.payment(status, offerUid);
+  }
   const { listen, answer } = result.value;
   if (listen !== undefined) {
     try {

@@ -71,17 +71,25 @@ export interface LineCheckOptions {
   readonly subscriptions: Pick<SubscriptionsApi, 'cancel' | 'retrieve'> | undefined;
 }
 
+/** What a delivery in a transaction holds back until the commit: its facts and payments to count. */
+export interface HeldUntilCommit {
+  facts: MetricEntry[];
+  payments: ['succeeded' | 'failed', string | undefined][];
+}
+
 /**
  * The context of one delivery whose writes go to `tx` (the store bound to the event's
- * transaction), recording history as the handler's context does. Its facts are put in `facts`:
- * they are written with the transaction's last statement (OnceWork.facts) and counted after the
- * commit, so that a rolled-back attempt counts nothing.
+ * transaction), recording history as the handler's context does. Its facts and the payments it
+ * would count are put in `held`: the facts are written with the transaction's last statement
+ * (OnceWork.facts), and both are counted after the commit, so that a rolled-back attempt counts
+ * nothing.
  */
 export function boundTo(
   context: WebhookContext,
   tx: WebhookContext['store'],
-  facts: MetricEntry[],
+  held: HeldUntilCommit,
 ): WebhookContext {
+  const { counters } = context;
   return {
     ...context,
     store: tx,
@@ -90,8 +98,16 @@ export function boundTo(
     recordFacts:
       context.recordFacts &&
       (async (entries) => {
-        facts.push(...entries);
+        held.facts.push(...entries);
       }),
+    counters: counters.enabled
+      ? {
+          ...counters,
+          payment: (status, offerUid) => {
+            held.payments.push([status, offerUid]);
+          },
+        }
+      : counters,
   };
 }
 
