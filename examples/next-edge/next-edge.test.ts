@@ -8,13 +8,13 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createCheckoutNonce } from '@dcbkit/core/node';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import { createCheckoutDriver, createClock, type Sandbox, startSandbox } from '@dcbkit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../test-support/free-port.js';
 
 const run = promisify(execFile);
 const app = fileURLToPath(new URL('.', import.meta.url));
@@ -32,16 +32,6 @@ const STARTUP_MS = 60_000;
 function environmentWithoutDcb(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DCB_')));
   return { ...env, NEXT_TELEMETRY_DISABLED: '1' };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
-    });
-    server.on('error', reject);
-  });
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -1,10 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
+import { freePort } from './free-port.js';
+
+export { freePort };
 
 /** The sandbox's command as a partner's CI runs it (built by `pnpm build`, which `pnpm test` runs first). */
 const SANDBOX_BIN = fileURLToPath(new URL('../../packages/sandbox/bin/dcbkit-sandbox.js', import.meta.url));
@@ -24,17 +26,6 @@ export function interpreterAvailable(command: string): boolean {
   } catch {
     return false;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RunningReceiver {

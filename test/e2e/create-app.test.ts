@@ -1,10 +1,10 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../examples/test-support/free-port.js';
 import { ROOT } from '../support/pack-packages.js';
 
 // What a partner does from a fresh clone: the built create-dcbkit-app writes an app into an empty
@@ -291,17 +291,6 @@ class Browser {
     expect(page.status).toBe(200);
     return page.text();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {

@@ -1,3 +1,5 @@
+import { parseForms } from '@dcbkit/sandbox/testing';
+
 /** A subscriber's browser over fetch: its own cookie jar, redirects followed by hand, forms from the shop's origin. */
 export class Browser {
   private readonly cookies = new Map<string, string>();
@@ -70,17 +72,9 @@ function decodeEntities(value: string): string {
   return value.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
 }
 
-/** The hidden fields of the first form posting to `action` inside `html`, or undefined when there is none. */
+/** The fields of the first form posting to `action` inside `html` (as a browser sends them), or undefined when there is none. */
 export function formFields(html: string, action: string): Record<string, string> | undefined {
-  const start = html.indexOf(`action="${action}"`);
-  if (start < 0) return undefined;
-  const end = html.indexOf('</form>', start);
-  const form = html.slice(start, end < 0 ? undefined : end);
-  const fields: Record<string, string> = {};
-  for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[match[1] ?? ''] = decodeEntities(match[2] ?? '');
-  }
-  return fields;
+  return parseForms(html).find((form) => form.action === action)?.fields;
 }
 
 /** The card of one offer on the offers page. */

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
+import { freePort } from '../../../examples/test-support/free-port.js';
 import { type Child, startChild, waitForOutput } from './processes.js';
 import type { SharedTime } from './shared-time.js';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './free-port.js';
+import { freePort } from '../../../examples/test-support/free-port.js';
 import { type Child, startChild, stopChild, waitForOutput } from './processes.js';
 import type { SharedTime } from './shared-time.js';
 

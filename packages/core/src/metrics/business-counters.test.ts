@@ -1,22 +1,10 @@
-import { metrics } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import { chargeFields, dayAt, signedRequest, subscriptionEvent } from '../test-support/fixtures.js';
 import { offlineKit } from '../test-support/offline-kit.js';
+import { useTestMeter } from '../test-support/otel-meter.js';
 
-// The app's setup, as docs/operations.md shows it: an SDK registered before the kit is made.
-const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
-beforeAll(() => {
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-});
-afterAll(() => metrics.disable());
+const exported = useTestMeter();
 
 const day = dayAt;
 
@@ -24,23 +12,6 @@ const event = (name: string, days: number, fields: Partial<WebhookEvent> = {}) =
   subscriptionEvent('off_monthly', name, days, fields);
 const collected = (orderId: string, days: number, periodEnd: number) =>
   event('entitlement.updated', days, chargeFields(orderId, periodEnd));
-
-/** Every data point exported so far, as `name{attributes} value`. */
-async function exported(): Promise<string[]> {
-  await reader.forceFlush();
-  const last = exporter.getMetrics().at(-1);
-  return (last?.scopeMetrics ?? []).flatMap((scope) =>
-    scope.metrics.flatMap((metric) =>
-      metric.dataPoints.map((point) => {
-        const attributes = Object.entries(point.attributes)
-          .map(([key, value]) => `${key}=${String(value)}`)
-          .sort()
-          .join(',');
-        return `${metric.descriptor.name}{${attributes}} ${String(point.value)}`;
-      }),
-    ),
-  );
-}
 
 describe('the business as OpenTelemetry counters', () => {
   it('counts each fact once across redeliveries, payments by status, access, webhook answers by outcome', async () => {

@@ -1,36 +1,16 @@
-import { metrics } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ClaimToken } from '../ledger/event-ledger.js';
 import { memoryLedger } from '../ledger/memory-ledger.js';
 import { memoryStore } from '../store/memory-store.js';
 import type { ApplyOnceOptions, OnceResult, OnceStore, OnceWork } from '../store/once-store.js';
 import { NOW, offers, paymentEvent, SECRET, signedRequest } from '../test-support/fixtures.js';
+import { useTestMeter } from '../test-support/otel-meter.js';
 import { createWebhookHandler } from './create-webhook-handler.js';
 
-const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
-beforeAll(() => {
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-});
-afterAll(() => metrics.disable());
-
-async function exported(prefix: string): Promise<string[]> {
-  await reader.forceFlush();
-  const last = exporter.getMetrics().at(-1);
-  return (last?.scopeMetrics ?? []).flatMap((scope) =>
-    scope.metrics
-      .filter((metric) => metric.descriptor.name.startsWith(prefix))
-      .flatMap((metric) =>
-        metric.dataPoints.map((point) => `${metric.descriptor.name} ${String(point.value)}`),
-      ),
-  );
-}
+const exported = useTestMeter();
+/** The data points of the counters whose name starts with `prefix`, as `name value`. */
+const counted = async (prefix: string) =>
+  (await exported()).filter((point) => point.startsWith(prefix)).map((point) => point.replace(/\{.*\}/, ''));
 
 type Store = ReturnType<typeof memoryStore>;
 
@@ -75,7 +55,7 @@ describe('the one-transaction path and the OpenTelemetry counters', () => {
     });
     expect((await handler(signedRequest(purchase))).status).toBe(500);
     expect((await handler(signedRequest(purchase))).status).toBe(200);
-    expect(await exported('dcbkit.payments')).toEqual(['dcbkit.payments 1']);
-    expect(await exported('dcbkit.units')).toEqual(['dcbkit.units 1']);
+    expect(await counted('dcbkit.payments')).toEqual(['dcbkit.payments 1']);
+    expect(await counted('dcbkit.units')).toEqual(['dcbkit.units 1']);
   });
 });
