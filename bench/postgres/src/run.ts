@@ -28,8 +28,8 @@ import { perEventPart } from './per-event.js';
 
 const GOAL = 0.9;
 // Many short rounds, alternating sides: on a shared machine a burst of noise spoils a round, not the median.
-const ROUNDS = 12;
-const EVENTS_PER_ROUND = 300;
+const ROUNDS = 48;
+const EVENTS_PER_ROUND = 150;
 const PGLITE_EVENTS = 1_000;
 const CONCURRENCIES = [1, 4] as const;
 

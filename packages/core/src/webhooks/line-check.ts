@@ -17,23 +17,49 @@ export type LineCheckResult =
 
 const OK: LineCheckResult = Object.freeze({ outcome: 'ok' });
 
+/** The read a line check needs, with what it reads: the entitlements the payment's line holds. */
+export interface LineRead {
+  entitlement: Entitlement;
+  subscriberUid: string;
+  line: Promise<Entitlement[]>;
+}
+
 /**
- * After a payment is recorded: does its line now hold a subscription of the same product, that
- * will renew, under another account? Then the line pays twice: recorded in every such account's
- * history, logged, handed to `onError` (and `on.linePaysTwice`, by `notify`), and with `cancel-newer`
- * the newer subscription cancelled at period end. A store that cannot answer by line is not asked.
+ * Starts the read of a recorded payment's line, when it has one to check; none otherwise (not a
+ * subscription's payment, or a store that cannot answer by line). Started as soon as the payment
+ * is written, so that the work the handler does before `checkLine` overlaps its round trip.
+ */
+export function readLine(
+  context: WebhookContext,
+  event: WebhookEvent,
+  entitlement: Entitlement | undefined,
+): LineRead | undefined {
+  const { store } = context;
+  if (event.event !== 'payment.succeeded' || !isLineStore(store)) return undefined;
+  const subscriberUid = entitlement?.subscriberUid;
+  if (entitlement === undefined || !subscriberUid || entitlement.type !== 'SUBSCRIPTION') return undefined;
+  const line = store.listBySubscriberUid(subscriberUid);
+  // Awaited by checkLine; a failure before then must not go unhandled.
+  line.catch(() => {});
+  return { entitlement, subscriberUid, line };
+}
+
+/**
+ * After a payment is recorded (`read` started by readLine): does its line now hold a subscription
+ * of the same product, that will renew, under another account? Then the line pays twice: recorded
+ * in every such account's history, logged, handed to `onError` (and `on.linePaysTwice`, by
+ * `notify`), and with `cancel-newer` the newer subscription cancelled at period end.
  */
 export async function checkLine(
   context: WebhookContext,
   event: WebhookEvent,
   eventKey: string,
-  entitlement: Entitlement | undefined,
+  read: LineRead | undefined,
 ): Promise<LineCheckResult> {
-  const { store, logger } = context;
-  if (event.event !== 'payment.succeeded' || !isLineStore(store)) return OK;
-  const subscriberUid = entitlement?.subscriberUid;
-  if (entitlement === undefined || !subscriberUid || entitlement.type !== 'SUBSCRIPTION') return OK;
-  const line = await store.listBySubscriberUid(subscriberUid);
+  if (read === undefined) return OK;
+  const { logger } = context;
+  const { entitlement, subscriberUid } = read;
+  const line = await read.line;
   const own =
     line.find(
       (held) => held.accountKey === entitlement.accountKey && held.productUid === entitlement.productUid,

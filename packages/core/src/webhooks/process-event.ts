@@ -7,9 +7,9 @@ import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import { writesDebug } from '../observability/logger.js';
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
 import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
-import { checkLine } from './line-check.js';
+import { checkLine, readLine } from './line-check.js';
 import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
-import type { WebhookContext } from './webhook-context.js';
+import { type HeldUntilCommit, holdingPayments, type WebhookContext } from './webhook-context.js';
 import { appliedTo, logProcessed, webhookHistoryEntry } from './webhook-history.js';
 
 /**
@@ -34,10 +34,18 @@ export async function processClaimedEvent(
   key: string,
   token: ClaimToken,
 ): Promise<HttpAnswer> {
-  const decided = await decideClaimedEvent(context, event, key);
+  // The payment is counted once its claim is completed: an attempt whose listener or completion
+  // failed is processed again, and counts then.
+  const held: Pick<HeldUntilCommit, 'payments'> = { payments: [] };
+  const holding = { ...context, counters: holdingPayments(context.counters, held) };
+  const decided = await decideClaimedEvent(holding, event, key);
   await decided.listen?.();
-  if (decided.keep) await context.ledger.complete(key, token);
-  else await context.ledger.release(key, token);
+  if (!decided.keep) {
+    await context.ledger.release(key, token);
+    return decided.answer;
+  }
+  await context.ledger.complete(key, token);
+  for (const [status, offerUid] of held.payments) context.counters.payment(status, offerUid);
   return decided.answer;
 }
 
@@ -84,6 +92,8 @@ export async function decideClaimedEvent(
       'dcbkit: confirming a same-instant subscription change by a read failed; the tie rule decided.',
     );
   }
+  // The line's read goes out first: what follows overlaps its round trip.
+  const lineRead = readLine(context, event, applied.entitlement);
   // The payment's outcome is known: it is no longer a checkout to continue or a payment to read
   // (one that failed is kept with its ending; a later read may add its failureCode).
   if (isPaymentEvent(event)) {
@@ -106,9 +116,8 @@ export async function decideClaimedEvent(
     }
   }
   const target = context.once === undefined ? undefined : appliedTo(event, applied);
-  const { entitlement } = applied;
   // After the event is recorded: a cancel that fails leaves nothing kept, and its retry checks again.
-  const line = await checkLine(context, event, key, entitlement);
+  const line = await checkLine(context, event, key, lineRead);
   if (line.outcome === 'retry') {
     return {
       answer: answers.answerWith('failed', 'line_cancel_failed', UNMATCHED_RETRY_SECONDS),

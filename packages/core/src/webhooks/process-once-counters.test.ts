@@ -59,3 +59,33 @@ describe('the one-transaction path and the OpenTelemetry counters', () => {
     expect(await counted('dcbkit.units')).toEqual(['dcbkit.units 1']);
   });
 });
+
+describe('the two-phase ledger path and the OpenTelemetry counters', () => {
+  it('counts the payment once, when its claim is completed, though a first attempt failed in a listener', async () => {
+    // The meter is the file's: count what this test adds.
+    const payments = async () => Number((await counted('dcbkit.payments'))[0]?.split(' ')[1] ?? 0);
+    const before = await payments();
+    let calls = 0;
+    const handler = createWebhookHandler({
+      secrets: SECRET,
+      store: memoryStore(),
+      ledger: memoryLedger(),
+      offers,
+      logger: { warn() {}, error() {} },
+      now: () => NOW,
+      on: {
+        'payment.succeeded': () => {
+          if (calls++ === 0) throw new Error('the mail server is down');
+        },
+      },
+    });
+    const purchase = paymentEvent('payment.succeeded', 0, 'off_credits', {
+      orderId: 'ord_2',
+      metadata: { accountKey: 'user_2' },
+    });
+    expect((await handler(signedRequest(purchase))).status).toBe(500);
+    expect((await handler(signedRequest(purchase))).status).toBe(200);
+    expect(calls).toBe(2);
+    expect((await payments()) - before).toBe(1);
+  });
+});

@@ -89,7 +89,6 @@ export function boundTo(
   tx: WebhookContext['store'],
   held: HeldUntilCommit,
 ): WebhookContext {
-  const { counters } = context;
   return {
     ...context,
     store: tx,
@@ -100,14 +99,21 @@ export function boundTo(
       (async (entries) => {
         held.facts.push(...entries);
       }),
-    counters: counters.enabled
-      ? {
-          ...counters,
-          payment: (status, offerUid) => {
-            held.payments.push([status, offerUid]);
-          },
-        }
-      : counters,
+    counters: holdingPayments(context.counters, held),
+  };
+}
+
+/** The counters with their payment count put in `held`, to be counted once what counted it is kept. */
+export function holdingPayments(
+  counters: WebhookContext['counters'],
+  held: Pick<HeldUntilCommit, 'payments'>,
+): WebhookContext['counters'] {
+  if (!counters.enabled) return counters;
+  return {
+    ...counters,
+    payment: (status, offerUid) => {
+      held.payments.push([status, offerUid]);
+    },
   };
 }
 

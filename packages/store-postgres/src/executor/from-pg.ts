@@ -65,15 +65,28 @@ export function fromPg(pool: PgPoolLike, options: FromPgOptions = {}): SqlExecut
         broken = error;
       };
       client.on('error', onError);
-      const tx: SqlQueryable = {
-        query: <Row>(text: string, params: readonly unknown[] = []) => {
-          if (broken) return Promise.reject(broken);
-          return client.query(queryOf(prepare, text, params)) as Promise<SqlResult<Row>>;
+      // BEGIN goes out and the work starts at once, so that what the work computes before its
+      // first statement overlaps BEGIN's round trip. Statements sent before BEGIN is answered wait
+      // for it, in order: none ever runs outside the transaction.
+      const begun = client.query('BEGIN');
+      let inTransaction = false;
+      begun.then(
+        () => {
+          inTransaction = true;
         },
+        () => {},
+      );
+      const run = <Row>(text: string, params: readonly unknown[]) =>
+        broken
+          ? Promise.reject(broken)
+          : (client.query(queryOf(prepare, text, params)) as Promise<SqlResult<Row>>);
+      const tx: SqlQueryable = {
+        query: <Row>(text: string, params: readonly unknown[] = []) =>
+          inTransaction ? run<Row>(text, params) : begun.then(() => run<Row>(text, params)),
       };
       try {
-        await client.query('BEGIN');
         const result = await work(tx);
+        await begun;
         await client.query('COMMIT');
         return result;
       } catch (error) {

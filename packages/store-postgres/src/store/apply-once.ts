@@ -117,27 +117,30 @@ export function onceMethods(
       work: (tx: SqlEntitlementStore) => Promise<OnceWork<T>>,
       options: ApplyOnceOptions,
     ): Promise<OnceResult<T>> {
-      const hash = keyHash(key);
-      const token = randomUUID();
       const { duplicate } = options;
-      const params = [
-        String(Math.max(1, Math.floor(options.timeoutMs * SQL_SHARE_OF_DEADLINE))),
-        token,
-        duplicate !== undefined,
-        duplicate?.eventName ?? null,
-        duplicate?.occurredAt ?? null,
-        duplicate?.paymentUid ?? null,
-        duplicate?.subscriptionUid ?? null,
-        options.line ?? null,
-      ];
       try {
         return await executor.transaction(async (tx): Promise<OnceResult<T>> => {
-          const claimed = await claim(tx, hash, key, token, params);
+          // Computed here, while BEGIN is on its way (from-pg.ts), and the store while the claim is.
+          const hash = keyHash(key);
+          const token = randomUUID();
+          const params = [
+            String(Math.max(1, Math.floor(options.timeoutMs * SQL_SHARE_OF_DEADLINE))),
+            token,
+            duplicate !== undefined,
+            duplicate?.eventName ?? null,
+            duplicate?.occurredAt ?? null,
+            duplicate?.paymentUid ?? null,
+            duplicate?.subscriptionUid ?? null,
+            options.line ?? null,
+          ];
+          const claiming = claim(tx, hash, key, token, params);
+          const deferred = noDeferredWrites();
+          const store = storeInTransaction(tx, t, sql, deferred);
+          const claimed = await claiming;
           // A copy's history entry was written by the claim: committed with it.
           if (claimed === 'duplicate') return { status: 'duplicate' };
           if (claimed === 'in_progress') throw new RollBack<T>({ status: 'in_progress' });
-          const deferred = noDeferredWrites();
-          const done = await work(storeInTransaction(tx, t, sql, deferred));
+          const done = await work(store);
           if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
           const target = done.target && { hash, ...done.target };
           const facts = done.facts ?? [];
