@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { freePort } from '../test-support/free-port.js';
 import {
-  freePort,
   interpreterAvailable,
   itPassesTheCheck,
   SIGNED_EVENTS,

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../test-support/free-port.js';
 import {
-  freePort,
   interpreterAvailable,
   itPassesTheCheck,
   SIGNED_EVENTS,

@@ -4,9 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { freePort } from './free-port.js';
-
-export { freePort };
 
 /** The sandbox's command as a partner's CI runs it (built by `pnpm build`, which `pnpm test` runs first). */
 const SANDBOX_BIN = fileURLToPath(new URL('../../packages/sandbox/bin/dcbkit-sandbox.js', import.meta.url));

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { freePort } from '../../examples/test-support/receiver-check.js';
+import { freePort } from '../../examples/test-support/free-port.js';
 import { SHOPS } from '../support/shops.js';
 
 const SANDBOX_BIN = fileURLToPath(new URL('../../packages/sandbox/bin/dcbkit-sandbox.js', import.meta.url));

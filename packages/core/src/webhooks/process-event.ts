@@ -37,7 +37,8 @@ export async function processClaimedEvent(
   // The payment is counted once its claim is completed: an attempt whose listener or completion
   // failed is processed again, and counts then.
   const held: Pick<HeldUntilCommit, 'payments'> = { payments: [] };
-  const holding = { ...context, counters: holdingPayments(context.counters, held) };
+  const counters = holdingPayments(context.counters, held);
+  const holding = counters === context.counters ? context : { ...context, counters };
   const decided = await decideClaimedEvent(holding, event, key);
   await decided.listen?.();
   if (!decided.keep) {

@@ -144,7 +144,7 @@ export function onceMethods(
           if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
           const target = done.target && { hash, ...done.target };
           const facts = done.facts ?? [];
-          const last = lastStatement(target, { ...deferred, facts });
+          const last = lastStatement(target, deferred, facts);
           const answered =
             last === undefined ? [] : (await tx.query<{ key: string }>(last.sql, last.params)).rows;
           if (facts.length === 0) return { status: 'applied', value: done.value, token };

@@ -1,24 +1,23 @@
 import type { HistoryEntry, MetricEntry, PaymentEnding } from '@dcbkit/core/store';
 import type { TableNames } from '../schema/table-names.js';
-import { HISTORY_COLUMNS, historyParams } from './history-methods.js';
+import { historyParams } from './history-methods.js';
 import { factArrays, recordFactsCtes } from './metrics-methods.js';
 import type { StoreStatements } from './store-statements.js';
 
 /**
- * The writes of an event that nothing in its transaction reads back: its history entries, its
- * pending payment's ending and its business facts. Held until the event's work is done, then sent
- * with the key's target as one statement (deferredStatements), so that they cost one round trip,
- * not one each.
+ * The writes of an event that nothing in its transaction reads back: its history entries and its
+ * pending payment's ending. Held until the event's work is done, then sent with the key's target
+ * and the work's business facts as one statement (deferredStatements), so that they cost one
+ * round trip, not one each.
  */
 export interface DeferredWrites {
   history: HistoryEntry[];
   /** A pending payment ended (`ending`), or forgotten (no ending). */
   payments: { paymentUid: string; ending: PaymentEnding | undefined }[];
-  facts: readonly MetricEntry[];
 }
 
 export function noDeferredWrites(): DeferredWrites {
-  return { history: [], payments: [], facts: [] };
+  return { history: [], payments: [] };
 }
 
 /** The statement to send: its SQL and its parameters. */
@@ -35,7 +34,7 @@ type PartKind = 'target' | 'history' | 'end' | 'forget' | 'facts';
 
 /**
  * The event's last statement: the key's target (when the event was applied to an entitlement),
- * then every deferred write, as data-modifying CTEs of one statement. Their tables differ, so no
+ * then every deferred write and the work's facts, as data-modifying CTEs of one statement. Their tables differ, so no
  * part needs to see another's rows. Undefined when there is nothing to write. The SQL of each
  * shape (which parts, in which order) is made once and kept: the same text every time, so that
  * it is prepared once per connection and never renumbered per event.
@@ -43,7 +42,7 @@ type PartKind = 'target' | 'history' | 'end' | 'forget' | 'facts';
 export function deferredStatements(t: TableNames, sql: StoreStatements) {
   const parts: Record<PartKind, string> = {
     target: `UPDATE ${t.events} SET account_key = $2, product_uid = $3 WHERE key_hash = decode($1, 'hex')`,
-    history: `INSERT INTO ${t.history} (${HISTORY_COLUMNS}) VALUES (${placeholders(15)})`,
+    history: sql.history.append,
     end: sql.endPending,
     forget: sql.removePending,
     facts: recordFactsCtes(t),
@@ -72,6 +71,7 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
   return function deferredStatement(
     target: { hash: string; accountKey: string; productUid: string } | undefined,
     writes: DeferredWrites,
+    facts: readonly MetricEntry[],
   ): Statement | undefined {
     const kinds: PartKind[] = [];
     const params: unknown[] = [];
@@ -98,14 +98,10 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
         );
       }
     }
-    if (writes.facts.length > 0) {
+    if (facts.length > 0) {
       kinds.push('facts');
-      params.push(...factArrays(writes.facts));
+      params.push(...factArrays(facts));
     }
     return kinds.length === 0 ? undefined : { sql: textOf(kinds), params };
   };
-}
-
-function placeholders(count: number): string {
-  return Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ');
 }
