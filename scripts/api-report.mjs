@@ -272,7 +272,8 @@ function memberLines(type, prefix = '') {
     const optional = property.flags & ts.SymbolFlags.Optional ? '?' : '';
     const propertyType = checker.getTypeOfSymbol(property);
     if (property.flags & ts.SymbolFlags.Method) {
-      for (const signature of propertyType.getCallSignatures()) {
+      // An optional method's type is its signatures or undefined: the signatures are the former's.
+      for (const signature of checker.getNonNullableType(propertyType).getCallSignatures()) {
         lines.push(`${head}${name}${optional}${signatureText(signature)}`);
       }
     } else if (property.flags & ts.SymbolFlags.Accessor && !(property.flags & ts.SymbolFlags.SetAccessor)) {

@@ -11,7 +11,7 @@ export {
   type PgQueryConfig,
 } from './executor/from-pg.js';
 export { fromPglite, type PgliteLike, type PgliteQueryableLike } from './executor/from-pglite.js';
-export type { SqlExecutor, SqlQueryable, SqlResult } from './executor/sql-executor.js';
+export type { SqlExecutor, SqlQueryable, SqlResult, SqlTransaction } from './executor/sql-executor.js';
 export type { SqlLedgerOptions } from './ledger/ledger-options.js';
 export type { SqlEventLedger } from './ledger/sql-event-ledger.js';
 export type { MigrateResult } from './schema/migrate.js';

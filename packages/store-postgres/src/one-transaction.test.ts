@@ -1,10 +1,12 @@
 import type { WebhookEvent } from '@dcbkit/core';
 import { createWebhookHandler } from '@dcbkit/core/web';
 import type { PGlite } from '@electric-sql/pglite';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore } from './connect/create-sql-store.js';
 import { fromPg } from './executor/from-pg.js';
 import { fromPglite } from './executor/from-pglite.js';
+import { loadPgBatches } from './executor/pg-batches.js';
 import type { SqlExecutor } from './executor/sql-executor.js';
 import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from './test-support/database.js';
 import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';
@@ -34,6 +36,10 @@ function counting(executor: SqlExecutor) {
             count.statements++;
             return tx.query(text, params);
           },
+          commitWith(text, params) {
+            count.statements++;
+            return tx.commitWith ? tx.commitWith(text, params) : tx.query(text, params);
+          },
         }),
       );
     },
@@ -41,7 +47,18 @@ function counting(executor: SqlExecutor) {
   return { counted, count };
 }
 
-async function costs(executor: SqlExecutor, schema: string) {
+/** Round trips to PostgreSQL: each ends with one ReadyForQuery, counted on every connection of the pool. */
+function roundTripsOf(pool: pg.Pool) {
+  const trips = { count: 0 };
+  pool.on('connect', (client) => {
+    (client as unknown as { connection: NodeJS.EventEmitter }).connection.on('readyForQuery', () => {
+      trips.count++;
+    });
+  });
+  return trips;
+}
+
+async function costs(executor: SqlExecutor, schema: string, trips?: { count: number }) {
   const { counted, count } = counting(executor);
   const sqlStore = createSqlStore(counted, { schema });
   await sqlStore.migrate();
@@ -56,8 +73,9 @@ async function costs(executor: SqlExecutor, schema: string) {
     const { body, headers } = signed(event);
     count.transactions = 0;
     count.statements = 0;
+    if (trips) trips.count = 0;
     const answer = await handler({ rawBody: Buffer.from(body), headers });
-    return { outcome: JSON.parse(answer.body ?? '{}').outcome, ...count };
+    return { outcome: JSON.parse(answer.body ?? '{}').outcome, ...count, roundTrips: trips?.count };
   };
   return { deliver };
 }
@@ -86,6 +104,13 @@ async function expectOneEach(deliver: Awaited<ReturnType<typeof costs>>['deliver
         paymentUid: event.paymentUid,
         statements: 4 + line,
       });
+      // On pg, BEGIN travels with the claim and COMMIT with the last statement: a round trip a
+      // statement (once the claim is prepared on the connection, from the first event on).
+      if (fresh.roundTrips !== undefined && applied > 1)
+        expect({ paymentUid: event.paymentUid, roundTrips: fresh.roundTrips }).toEqual({
+          paymentUid: event.paymentUid,
+          roundTrips: 4 + line,
+        });
     }
     const copy = await deliver(event);
     expect({ event: event.event, ...copy }).toEqual({
@@ -93,6 +118,8 @@ async function expectOneEach(deliver: Awaited<ReturnType<typeof costs>>['deliver
       outcome: 'duplicate',
       transactions: 1,
       statements: 1,
+      // BEGIN with the claim, then COMMIT.
+      roundTrips: fresh.roundTrips === undefined ? undefined : 2,
     });
   }
   expect(applied).toBeGreaterThanOrEqual(5);
@@ -106,7 +133,10 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   afterAll(() => database?.drop());
 
   it('a new event costs one transaction and a duplicate one statement', async () => {
-    const { deliver } = await costs(fromPg(database.pool), database.schema);
+    const trips = roundTripsOf(database.pool);
+    const executor = fromPg(database.pool);
+    await loadPgBatches();
+    const { deliver } = await costs(executor, database.schema, trips);
     await expectOneEach(deliver);
   });
 });

@@ -1,12 +1,14 @@
-import type { SqlExecutor, SqlQueryable, SqlResult } from './sql-executor.js';
+import {
+  batchable,
+  loadPgBatches,
+  type PgBatchClient,
+  type PgBatches,
+  type PgQueryConfig,
+} from './pg-batches.js';
+import type { SqlExecutor, SqlResult, SqlTransaction } from './sql-executor.js';
 import { statementName } from './statement-names.js';
 
-/** A query as pg's config object: with `name`, pg prepares it once per connection. */
-export interface PgQueryConfig {
-  name?: string;
-  text: string;
-  values?: unknown[];
-}
+export type { PgQueryConfig };
 
 /** The part of a `pg` PoolClient the adapter uses (typed here so that PGlite users need no @types/pg). */
 export interface PgClientLike {
@@ -44,6 +46,8 @@ function queryOf(prepare: boolean, text: string, params: readonly unknown[]): Pg
  * A SqlExecutor over a `pg` Pool. Single statements go through `pool.query`; a transaction checks
  * out one client, and a client whose connection failed is destroyed rather than returned to the
  * pool, so the next transaction gets a healthy connection. Statements run prepared (see `prepare`).
+ * On pg's own clients, `BEGIN` goes with the transaction's first statement and `COMMIT` with the
+ * statement given to `commitWith`, a round trip saved on each (pg-batches.ts).
  *
  * @example
  * const executor = fromPg(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
@@ -53,10 +57,14 @@ export function fromPg(pool: PgPoolLike, options: FromPgOptions = {}): SqlExecut
   if (typeof pool?.connect !== 'function' || typeof pool.query !== 'function') {
     throw new TypeError('fromPg: pass a pg Pool (new pg.Pool({ connectionString })).');
   }
+  let batches: PgBatches | undefined;
+  void loadPgBatches().then((loaded) => {
+    batches = loaded;
+  });
   return {
     query: <Row>(text: string, params: readonly unknown[] = []) =>
       pool.query(queryOf(prepare, text, params)) as Promise<SqlResult<Row>>,
-    async transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+    async transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       // A connection that dies while the client is checked out but idle emits 'error' on the
       // client; without a listener that would crash the process. Keep it and fail the transaction.
@@ -65,35 +73,73 @@ export function fromPg(pool: PgPoolLike, options: FromPgOptions = {}): SqlExecut
         broken = error;
       };
       client.on('error', onError);
-      // BEGIN goes out and the work starts at once, so that what the work computes before its
-      // first statement overlaps BEGIN's round trip. Statements sent before BEGIN is answered wait
-      // for it, in order: none ever runs outside the transaction.
-      const begun = client.query('BEGIN');
+      const batch = batches !== undefined && batchable(client as PgBatchClient) ? batches : undefined;
+      // Settles when BEGIN is answered; until then statements wait for it, in order, so that none
+      // ever runs outside the transaction. Undefined while no statement was sent.
+      let begun: Promise<unknown> | undefined;
       let inTransaction = false;
-      begun.then(
-        () => {
-          inTransaction = true;
+      let committed = false;
+      const begin = <Sent>(sent: Promise<Sent>): Promise<Sent> => {
+        begun = sent;
+        sent.then(
+          () => {
+            inTransaction = true;
+          },
+          () => {},
+        );
+        return sent;
+      };
+      const run = <Row>(config: PgQueryConfig) =>
+        broken ? Promise.reject(broken) : (client.query(config) as Promise<SqlResult<Row>>);
+      const inside = <Row>(send: () => Promise<SqlResult<Row>>) =>
+        inTransaction || begun === undefined ? send() : begun.then(send);
+      // With batches, BEGIN travels with the first statement. Without them, it goes out at once
+      // and the work starts beside it, so that what the work computes before its first statement
+      // overlaps BEGIN's round trip.
+      if (batch === undefined) begin(client.query('BEGIN'));
+      const first = <Row>(config: PgQueryConfig) =>
+        begin(
+          batch !== undefined && batchable(client as PgBatchClient, config)
+            ? batch.beginThen<Row>(client as PgBatchClient, config)
+            : client.query('BEGIN').then(() => run<Row>(config)),
+        );
+      const afterCommit = () => Promise.reject(new Error('fromPg: a statement after commitWith.'));
+      const tx: SqlTransaction = {
+        query: <Row>(text: string, params: readonly unknown[] = []) => {
+          if (committed) return afterCommit();
+          const config = queryOf(prepare, text, params);
+          return begun === undefined ? first<Row>(config) : inside(() => run<Row>(config));
         },
-        () => {},
-      );
-      const run = <Row>(text: string, params: readonly unknown[]) =>
-        broken
-          ? Promise.reject(broken)
-          : (client.query(queryOf(prepare, text, params)) as Promise<SqlResult<Row>>);
-      const tx: SqlQueryable = {
-        query: <Row>(text: string, params: readonly unknown[] = []) =>
-          inTransaction ? run<Row>(text, params) : begun.then(() => run<Row>(text, params)),
+        commitWith: async <Row>(text: string, params: readonly unknown[] = []) => {
+          if (committed) return afterCommit();
+          const config = queryOf(prepare, text, params);
+          const result = await inside(() => {
+            // No statement before it: the statement is a transaction of its own.
+            if (begun === undefined) return run<Row>(config);
+            if (batch !== undefined && params.length > 0 && !broken)
+              return batch.thenCommit<Row>(client as PgBatchClient, config);
+            return run<Row>(config).then(async (answer) => {
+              await client.query('COMMIT');
+              return answer;
+            });
+          });
+          committed = true;
+          return result;
+        },
       };
       try {
         const result = await work(tx);
-        await begun;
-        await client.query('COMMIT');
+        if (begun !== undefined && !committed) {
+          await begun;
+          await client.query('COMMIT');
+        }
         return result;
       } catch (error) {
         // When the connection is gone the server already rolled back; a failed ROLLBACK says so.
-        await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-          broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-        });
+        if (begun !== undefined && !committed)
+          await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+            broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          });
         throw error;
       } finally {
         client.removeListener('error', onError);

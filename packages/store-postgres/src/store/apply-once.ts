@@ -145,8 +145,15 @@ export function onceMethods(
           const target = done.target && { hash, ...done.target };
           const facts = done.facts ?? [];
           const last = lastStatement(target, deferred, facts);
+          // With COMMIT where the executor can (fromPg: one round trip for both); nothing runs after it.
           const answered =
-            last === undefined ? [] : (await tx.query<{ key: string }>(last.sql, last.params)).rows;
+            last === undefined
+              ? []
+              : (
+                  await (tx.commitWith
+                    ? tx.commitWith<{ key: string }>(last.sql, last.params)
+                    : tx.query<{ key: string }>(last.sql, last.params))
+                ).rows;
           if (facts.length === 0) return { status: 'applied', value: done.value, token };
           const counted = countedOf(
             facts,

@@ -1,0 +1,153 @@
+import type { SqlResult } from './sql-executor.js';
+
+/** A query as pg's config object: with `name`, pg prepares it once per connection. */
+export interface PgQueryConfig {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
+/** The protocol messages of pg's Connection that a batch writes (pg 8.11 to 8.23 alike). */
+interface PgConnection {
+  parsedStatements: Record<string, string | undefined>;
+  stream: { cork?(): void; uncork?(): void };
+  parse(message: { text: string; name: string; types: unknown[] }): void;
+  bind(message: { portal: string; statement: string; values: unknown[] }): void;
+  execute(message: { portal: string; rows: number }): void;
+  sync(): void;
+}
+
+/** A checked-out pg Client, as far as batches look at it. */
+export interface PgBatchClient {
+  connection?: Partial<PgConnection>;
+  pipeline?: boolean;
+  query(query: object): unknown;
+}
+
+interface PgQuery {
+  portal: string;
+  submit(connection: PgConnection): Error | null;
+  handleCommandComplete(message: { text?: string }, connection: PgConnection): void;
+  handleReadyForQuery(connection: PgConnection): void;
+  handleError(error: Error, connection: PgConnection): void;
+  _getRows(connection: PgConnection): void;
+}
+
+type QueryClass = new (config: PgQueryConfig & { callback: QueryCallback }) => PgQuery;
+type QueryCallback = (error: Error | null, result?: SqlResult<unknown>) => void;
+
+/** Sends a statement without parameters, unnamed, into the batch being written (no Sync). */
+function writeUnnamed(connection: PgConnection, text: string): void {
+  connection.parse({ text, name: '', types: [] });
+  connection.bind({ portal: '', statement: '', values: [] });
+  connection.execute({ portal: '', rows: 0 });
+}
+
+/**
+ * Two statements of a transaction in one round trip instead of two: `BEGIN` with the first
+ * statement, and the last statement with `COMMIT`. Each batch is written behind a single Sync, so
+ * PostgreSQL skips the rest of the batch when a part fails: a statement never runs when its
+ * `BEGIN` failed, and `COMMIT` never runs when the statement before it failed. (pg's own
+ * `pipeline` mode gives every query its own Sync, which would run the statement outside a
+ * transaction when `BEGIN` failed; and a pool the app owns cannot be switched to it.)
+ *
+ * Built on pg's public Query class and Connection messages, the way pg-cursor is; the executor
+ * uses a batch only on a client that has them (`batchable`) and otherwise sends the statements
+ * one by one, as before.
+ */
+export function pgBatches(Query: QueryClass) {
+  /** BEGIN, then the statement: BEGIN's CommandComplete is not the statement's result. */
+  class BeginThen extends Query {
+    private begun = false;
+    override submit(connection: PgConnection): Error | null {
+      connection.stream.cork?.();
+      try {
+        writeUnnamed(connection, 'BEGIN');
+        return super.submit(connection);
+      } finally {
+        connection.stream.uncork?.();
+      }
+    }
+    override handleCommandComplete(message: { text?: string }, connection: PgConnection): void {
+      if (this.begun) super.handleCommandComplete(message, connection);
+      else this.begun = true;
+    }
+  }
+
+  /** The statement, then COMMIT, before the Sync; resolves only when COMMIT committed. */
+  class ThenCommit extends Query {
+    private answered = 0;
+    private committed = false;
+    // Called by prepare() to execute the statement and end the batch: COMMIT goes in between.
+    override _getRows(connection: PgConnection): void {
+      connection.execute({ portal: this.portal, rows: 0 });
+      writeUnnamed(connection, 'COMMIT');
+      connection.sync();
+    }
+    override submit(connection: PgConnection): Error | null {
+      connection.stream.cork?.();
+      try {
+        return super.submit(connection);
+      } finally {
+        connection.stream.uncork?.();
+      }
+    }
+    override handleCommandComplete(message: { text?: string }, connection: PgConnection): void {
+      this.answered++;
+      if (this.answered === 1) super.handleCommandComplete(message, connection);
+      // COMMIT in a transaction that had failed answers ROLLBACK, without an error.
+      else this.committed = message.text === 'COMMIT';
+    }
+    override handleReadyForQuery(connection: PgConnection): void {
+      if (this.committed) super.handleReadyForQuery(connection);
+      else this.handleError(new Error('the transaction was rolled back at COMMIT'), connection);
+    }
+  }
+
+  const send = <Row>(Kind: QueryClass, client: PgBatchClient, config: PgQueryConfig) =>
+    new Promise<SqlResult<Row>>((resolve, reject) => {
+      client.query(
+        new Kind({
+          ...config,
+          callback: (error, result) => (error ? reject(error) : resolve(result as unknown as SqlResult<Row>)),
+        }),
+      );
+    });
+
+  return {
+    beginThen: <Row>(client: PgBatchClient, config: PgQueryConfig) =>
+      send<Row>(BeginThen as unknown as QueryClass, client, config),
+    thenCommit: <Row>(client: PgBatchClient, config: PgQueryConfig) =>
+      send<Row>(ThenCommit as unknown as QueryClass, client, config),
+  };
+}
+
+export type PgBatches = ReturnType<typeof pgBatches>;
+
+/**
+ * Whether this client can take a batch: pg's own Client, not in pipeline mode. A BEGIN batch
+ * also needs its statement unnamed or already prepared on the connection: pg marks a named
+ * statement prepared at the batch's first ParseComplete, which is BEGIN's, so a statement whose
+ * own Parse then failed would be taken for prepared.
+ */
+export function batchable(client: PgBatchClient, config?: PgQueryConfig): boolean {
+  const connection = client.connection;
+  if (client.pipeline === true || typeof connection?.parse !== 'function') return false;
+  if (typeof connection.parsedStatements !== 'object' || connection.parsedStatements === null) return false;
+  return config?.name === undefined || connection.parsedStatements[config.name] === config.text;
+}
+
+let loaded: Promise<PgBatches | undefined> | undefined;
+
+/** pg's Query class, loaded once; undefined when pg cannot be loaded (the executor then sends one by one). */
+export function loadPgBatches(): Promise<PgBatches | undefined> {
+  loaded ??= import('pg').then(
+    (module) => {
+      const exported = module as unknown as { Query?: QueryClass; default?: { Query?: QueryClass } };
+      const Query = exported.Query ?? exported.default?.Query;
+      return typeof Query === 'function' ? pgBatches(Query) : undefined;
+    },
+    () => undefined,
+  );
+  return loaded;
+}
