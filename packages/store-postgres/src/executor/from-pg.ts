@@ -39,7 +39,9 @@ export interface FromPgOptions {
 /** A statement with parameters, named when `prepare` (statements without parameters are BEGIN, COMMIT…). */
 function queryOf(prepare: boolean, text: string, params: readonly unknown[]): PgQueryConfig {
   const name = prepare && params.length > 0 ? statementName(text) : undefined;
-  return name === undefined ? { text, values: [...params] } : { name, text, values: [...params] };
+  // pg only reads the values: passed as they are, not copied.
+  const values = params as unknown[];
+  return name === undefined ? { text, values } : { name, text, values };
 }
 
 /**

@@ -33,7 +33,7 @@ interface PgQuery {
   _getRows(connection: PgConnection): void;
 }
 
-type QueryClass = new (config: PgQueryConfig & { callback: QueryCallback }) => PgQuery;
+type QueryClass = new (config: PgQueryConfig, values: undefined, callback: QueryCallback) => PgQuery;
 type QueryCallback = (error: Error | null, result?: SqlResult<unknown>) => void;
 
 /** Sends a statement without parameters, unnamed, into the batch being written (no Sync). */
@@ -59,6 +59,9 @@ export function pgBatches(Query: QueryClass) {
   /** BEGIN, then the statement: BEGIN's CommandComplete is not the statement's result. */
   class BeginThen extends Query {
     private begun = false;
+    // Query.submit refuses only a query without text, a name prepared with another text, or
+    // values that are not an array: `batchable` and the executor's configs rule all three out, so
+    // BEGIN is never left written without its statement and Sync.
     override submit(connection: PgConnection): Error | null {
       connection.stream.cork?.();
       try {
@@ -107,10 +110,9 @@ export function pgBatches(Query: QueryClass) {
   const send = <Row>(Kind: QueryClass, client: PgBatchClient, config: PgQueryConfig) =>
     new Promise<SqlResult<Row>>((resolve, reject) => {
       client.query(
-        new Kind({
-          ...config,
-          callback: (error, result) => (error ? reject(error) : resolve(result as unknown as SqlResult<Row>)),
-        }),
+        new Kind(config, undefined, (error, result) =>
+          error ? reject(error) : resolve(result as unknown as SqlResult<Row>),
+        ),
       );
     });
 
