@@ -174,9 +174,14 @@ async function serverSettings(): Promise<string> {
 }
 
 console.log(`  ${await serverSettings()}`);
+if (process.argv.includes('--due')) {
+  console.log('\nReconciliation: the due listing (listDueEntitlements on postgresStore)');
+  await dueListingPart(DATABASE_URL);
+  process.exit(0);
+}
 if (!process.argv.includes('--only')) {
   console.log(
-    '  dcbkit: createWebhookHandler (verify, key, then one transaction: claim, read, write, line, then the history, pending payment and facts in one statement) on postgresStore',
+    '  dcbkit: createWebhookHandler (verify, key, then one transaction: BEGIN with the claim, read, write, line, then the history, pending payment and facts in one statement with COMMIT) on postgresStore',
   );
   await postgresPart();
   if (process.argv.includes('--events')) process.exit(0);
