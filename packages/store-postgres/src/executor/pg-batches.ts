@@ -79,7 +79,7 @@ export function pgBatches(Query: QueryClass) {
 
   /** The statement, then COMMIT, before the Sync; resolves only when COMMIT committed. */
   class ThenCommit extends Query {
-    private answered = 0;
+    private statementAnswered = false;
     private committed = false;
     // Called by prepare() to execute the statement and end the batch: COMMIT goes in between.
     override _getRows(connection: PgConnection): void {
@@ -96,8 +96,10 @@ export function pgBatches(Query: QueryClass) {
       }
     }
     override handleCommandComplete(message: { text?: string }, connection: PgConnection): void {
-      this.answered++;
-      if (this.answered === 1) super.handleCommandComplete(message, connection);
+      if (!this.statementAnswered) {
+        this.statementAnswered = true;
+        super.handleCommandComplete(message, connection);
+      }
       // COMMIT in a transaction that had failed answers ROLLBACK, without an error.
       else this.committed = message.text === 'COMMIT';
     }

@@ -34,8 +34,8 @@ type PartKind = 'target' | 'history' | 'end' | 'forget' | 'facts';
 
 /**
  * The event's last statement: the key's target (when the event was applied to an entitlement),
- * then every deferred write and the work's facts, as data-modifying CTEs of one statement. Their tables differ, so no
- * part needs to see another's rows. Undefined when there is nothing to write. The SQL of each
+ * then every deferred write and the work's facts, as data-modifying CTEs of one statement. Their
+ * tables differ, so no part needs to see another's rows. Undefined when there is nothing to write. The SQL of each
  * shape (which parts, in which order) is made once and kept: the same text every time, so that
  * it is prepared once per connection and never renumbered per event.
  */
