@@ -7,7 +7,13 @@ import { createShopApp } from '../../starters/shop/src/framework/express/create-
 import { createLogger } from '../../starters/shop/src/logger.js';
 import { startShopReconciler } from '../../starters/shop/src/reconciler.js';
 import { chromiumAvailable } from '../browser/chromium.js';
-import { MONTHS, type PlantedWorld, plantThreeMonths, startPlantedWorld } from '../metrics/planted-world.js';
+import {
+  MONTHS,
+  PLANTED_UNTIL,
+  type PlantedWorld,
+  plantThreeMonths,
+  startPlantedWorld,
+} from '../metrics/planted-world.js';
 import { type Counted, sandboxTruth, withoutEmpty } from '../metrics/sandbox-truth.js';
 import { listen, type RunningServer } from '../support/listen.js';
 import { expectAccessible, screenshot } from './support/phone.js';
@@ -101,7 +107,13 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
   beforeAll(async () => {
     world = await startPlantedWorld(memoryStore());
     await plantThreeMonths(world);
-    truth = withoutEmpty(await sandboxTruth(world.sandbox, MONTHS, world.spent));
+    truth = withoutEmpty(
+      await sandboxTruth(
+        world.sandbox,
+        { from: MONTHS[0] as string, to: PLANTED_UNTIL, interval: 'month' },
+        world.spent,
+      ),
+    );
     const logger = createLogger('silent');
     const billing = {
       kit: world.kit,

@@ -1,8 +1,11 @@
-import { createDcbKit, type DcbKit, silentLogger } from '@dcbkit/core';
+import { createDcbKit, type DcbKit, type DcbKitConfig, silentLogger } from '@dcbkit/core';
 import type { EntitlementStore } from '@dcbkit/core/store';
 import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
-import { startTestSandbox } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
+import {
+  startTestSandbox,
+  type TestSandboxOptions,
+} from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { type SwitchableReceiver, switchableReceiver } from '../support/switchable-receiver.js';
 
 export const RETURN_URL = 'https://shop.example/billing/return';
@@ -32,11 +35,21 @@ export interface PlantedWorld<S extends EntitlementStore = EntitlementStore> {
   close(): Promise<void>;
 }
 
-export async function startPlantedWorld<S extends EntitlementStore>(store: S): Promise<PlantedWorld<S>> {
+/** What a world may change: the sandbox's config (its offers, say) and the kit's options. */
+export interface WorldOptions {
+  configure?: TestSandboxOptions['configure'];
+  kit?: Pick<DcbKitConfig, 'linePolicy'>;
+}
+
+export async function startPlantedWorld<S extends EntitlementStore>(
+  store: S,
+  options: WorldOptions = {},
+): Promise<PlantedWorld<S>> {
   // The sandbox's own records are the truth the test compares with: it keeps them all.
   const sandbox = await startTestSandbox({
     configure: (config) => {
       config.retention = { endedPaymentsSeconds: null, deliveredEventsSeconds: null };
+      options.configure?.(config);
     },
   });
   const kit = createDcbKit({
@@ -52,6 +65,7 @@ export async function startPlantedWorld<S extends EntitlementStore>(store: S): P
     store,
     logger: silentLogger,
     now: () => sandbox.clock.now(),
+    ...options.kit,
   });
   const receiver = await switchableReceiver(kit);
   sandbox.setWebhookUrl(`${receiver.url}/webhooks`);

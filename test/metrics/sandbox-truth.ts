@@ -48,22 +48,74 @@ function empty(offerUid: string): Counted {
   };
 }
 
-const monthOf = (iso: string) => `${iso.slice(0, 7)}-01T00:00:00.000Z`;
+/** The buckets of the business view, worked out here again so that a bug in the kit's shows. */
+export interface TruthBuckets {
+  readonly from: string;
+  readonly to: string;
+  readonly interval: 'day' | 'week' | 'month';
+}
+
+const DAY = 86_400_000;
+
+function bucketOf(iso: string, interval: TruthBuckets['interval']): string {
+  const at = new Date(iso);
+  const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
+  if (interval === 'month') return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)).toISOString();
+  if (interval === 'day') return new Date(day).toISOString();
+  return new Date(day - ((new Date(day).getUTCDay() + 6) % 7) * DAY).toISOString();
+}
+
+function nextBucket(start: string, interval: TruthBuckets['interval']): string {
+  const at = new Date(start);
+  if (interval === 'month')
+    return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)).toISOString();
+  return new Date(at.getTime() + (interval === 'week' ? 7 : 1) * DAY).toISOString();
+}
+
+function bucketStarts({ from, to, interval }: TruthBuckets): string[] {
+  const starts: string[] = [];
+  for (let start = bucketOf(from, interval); start < to; start = nextBucket(start, interval))
+    starts.push(start);
+  return starts;
+}
 
 /**
- * Month by month and offer, what the sandbox itself recorded: its subscriptions (created, charged
+ * When a subscriber of an offer whose grace withholds access was out: from each charge that failed
+ * at a period's end to the next one collected (or for good).
+ */
+function graceWithoutAccess(subscription: SandboxSubscription): Array<[string, string | null]> {
+  const windows: Array<[string, string | null]> = [];
+  for (const [index, charge] of subscription.charges.entries()) {
+    if (charge.collected || charge.attempt !== 0) continue;
+    const back = subscription.charges.slice(index + 1).find((later) => later.collected);
+    windows.push([charge.at, back?.at ?? null]);
+  }
+  return windows;
+}
+
+/** Giving access as the bucket ending at `end` ended: what happened at `end` itself counts in the next. */
+function liveAt(subscription: SandboxSubscription, withholdsInGrace: boolean, end: string): boolean {
+  if (subscription.createdAt >= end || (subscription.endedAt !== null && subscription.endedAt < end))
+    return false;
+  if (!withholdsInGrace) return true;
+  return !graceWithoutAccess(subscription).some(([out, back]) => out < end && (back === null || back >= end));
+}
+
+/**
+ * Bucket by bucket and offer, what the sandbox itself recorded: its subscriptions (created, charged
  * at each attempt, ended), the payments its events say succeeded, and the units the shop spent.
  * Nothing here reads the kit.
  */
 export async function sandboxTruth(
   sandbox: Sandbox,
-  months: readonly string[],
+  buckets: TruthBuckets,
   spent: ReadonlyArray<{ at: string; offerUid: string }>,
 ): Promise<Map<string, Counted>> {
   const offers = new Map(sandbox.config.offers.map((offer) => [offer.offerUid, offer]));
   const truth = new Map<string, Counted>();
+  const starts = bucketStarts(buckets);
   const at = (iso: string, offerUid: string): Counted => {
-    const key = `${monthOf(iso)}|${offerUid}`;
+    const key = `${bucketOf(iso, buckets.interval)}|${offerUid}`;
     const row = truth.get(key) ?? empty(offerUid);
     truth.set(key, row);
     return row;
@@ -97,11 +149,11 @@ export async function sandboxTruth(
     }
     const cause = CHURN[subscription.status];
     if (subscription.endedAt && cause) at(subscription.endedAt, offer.offerUid).churned[cause]++;
-    for (const month of months) {
-      const end = nextMonth(month);
-      const live =
-        subscription.createdAt < end && (subscription.endedAt === null || subscription.endedAt >= end);
-      if (live) at(month, offer.offerUid).activeSubscribers++;
+    const withholds = !offer.gracePolicy.accessDuringGrace;
+    for (const start of starts) {
+      if (liveAt(subscription, withholds, nextBucket(start, buckets.interval))) {
+        at(start, offer.offerUid).activeSubscribers++;
+      }
     }
   }
   const paid = new Set<string>();
@@ -137,9 +189,4 @@ export function withoutEmpty(truth: Map<string, Counted>): Map<string, Counted> 
 
 function isEmpty(row: Counted): boolean {
   return JSON.stringify({ ...row, offerUid: '' }) === JSON.stringify(empty(''));
-}
-
-function nextMonth(monthStart: string): string {
-  const date = new Date(monthStart);
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)).toISOString();
 }

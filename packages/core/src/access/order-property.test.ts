@@ -214,7 +214,7 @@ async function runRead(
   const subscription = subscriptionAt(events, read.minute);
   if (subscription === undefined) return;
   if (read.kind === 'subscription') {
-    await applySubscriptionRead(subscription, { store, offers, observedAt });
+    await applySubscriptionRead(subscription, { store, offers, observedAt, recordFacts: undefined });
     return;
   }
   // The return page: the payment that started this subscription, read after it succeeded.

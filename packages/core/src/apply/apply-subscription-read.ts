@@ -22,8 +22,12 @@ export interface ApplySubscriptionReadOptions {
   recordHistory?: RecordHistory | undefined;
   /** What read the subscription, for the history. Default `subscription_action`. */
   historySource?: HistorySource;
-  /** Records the business view's facts of the read (the kit wires it). */
-  recordFacts?: RecordFacts | undefined;
+  /**
+   * Records the business view's facts of the read (the kit wires it). Required, even when
+   * undefined: a read that changes an entitlement without telling its facts (a cancel now, say)
+   * leaves the subscriber counted live for good.
+   */
+  recordFacts: RecordFacts | undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { historyRecorder } from '../apply/history-entry.js';
+import { factRecorder } from '../apply/record-facts.js';
 import type { DcbClient } from '../client/create-client.js';
 import { reconcile } from '../reconcile/reconcile.js';
 import { type ReconcileRunOptions, requireReconcileStore } from '../reconcile/reconcile-options.js';
@@ -14,8 +15,9 @@ export function kitReconcilers<Store extends EntitlementStore>(
   resolved: ResolvedKitConfig<Store>,
   client: DcbClient,
 ): Pick<DcbKit<Store>, 'reconcile' | 'startReconciler'> {
-  const { store, history, logger } = resolved;
+  const { store, history, metrics, logger } = resolved;
   const recordHistory = historyRecorder(history);
+  const recordFacts = factRecorder(metrics);
   const reconcileWithKit = async (options: ReconcileRunOptions = {}) => {
     requireReconcileStore(store, 'kit.reconcile');
     const report = await reconcile({ ...options, ...resolved.reconcile, client, store });
@@ -26,7 +28,7 @@ export function kitReconcilers<Store extends EntitlementStore>(
       options.accountKey === undefined
     ) {
       const { offers, now } = resolved;
-      await cancelNewerOnLinesPayingTwice({ store, client, offers, now, logger, recordHistory });
+      await cancelNewerOnLinesPayingTwice({ store, client, offers, now, logger, recordHistory, recordFacts });
     }
     return report;
   };

@@ -1,6 +1,7 @@
 import { newerOfRenewingTwins } from '../access/line-twins.js';
 import { applySubscriptionRead } from '../apply/apply-subscription-read.js';
 import type { RecordHistory } from '../apply/history-entry.js';
+import type { RecordFacts } from '../apply/record-facts.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { DcbLogger } from '../observability/logger.js';
 import type { Offers } from '../offers/define-offers.js';
@@ -18,6 +19,7 @@ export interface LineSweepContext {
   now: () => Date;
   logger: DcbLogger;
   recordHistory: RecordHistory | undefined;
+  recordFacts: RecordFacts | undefined;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function cancelNewerOnLinesPayingTwice(context: LineSweepContext): 
           observedAt,
           now: context.now,
           recordHistory: context.recordHistory,
+          recordFacts: context.recordFacts,
           historySource: 'reconcile',
         });
         canceled++;

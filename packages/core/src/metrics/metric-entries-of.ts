@@ -1,5 +1,6 @@
+import { addBillingPeriod } from '../offers/add-billing-period.js';
 import type { Entitlement } from '../schemas/entitlement.js';
-import type { OfferDefinition } from '../schemas/offer.js';
+import type { BillingPeriod, OfferDefinition } from '../schemas/offer.js';
 import type { Money } from '../schemas/primitives.js';
 import type { SubscriptionStatus } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
@@ -48,18 +49,26 @@ const ENDING_EVENTS: Readonly<Record<string, MetricKind>> = {
   'entitlement.revoked': 'churn_revoked',
 };
 
-function subscriptionEntries(sighting: MetricSighting): MetricEntry[] {
-  const { event, held } = sighting;
-  const subscriptionUid = event.subscriptionUid ?? held?.subscriptionUid ?? undefined;
+function subscriptionEntries(seen: MetricSighting): MetricEntry[] {
+  const subscriptionUid = seen.event.subscriptionUid ?? seen.held?.subscriptionUid ?? undefined;
+  // The record of the account's product may hold another subscription (the one a returning
+  // subscriber had before): what it says is not this one's past, which is then unknown.
+  const sighting = seen.held?.subscriptionUid === subscriptionUid ? seen : { ...seen, held: undefined };
+  const { event } = sighting;
   // A payment read alone proves no period: the subscription's read, or its webhooks, tell it.
   if (subscriptionUid === undefined || (sighting.source === 'read' && event.event === 'payment.succeeded')) {
     return [];
   }
   const status = event.subscriptionStatus;
   const ending = (status && ENDED_STATUSES[status]) ?? ENDING_EVENTS[event.event];
-  if (ending !== undefined) return [churnEntry(sighting, subscriptionUid, ending)];
+  if (ending !== undefined) return churnEntries(sighting, subscriptionUid, ending);
   if (startsTrial(sighting)) {
-    return [periodEntry(sighting, subscriptionUid, 'trial_started', zero(sighting.offer.price), 1)];
+    const at = readStartOf(
+      sighting,
+      event.trialEndsAt ?? event.currentPeriodEnd,
+      trialPeriod(sighting.offer),
+    );
+    return [periodEntry(sighting, subscriptionUid, 'trial_started', zero(sighting.offer.price), 1, at)];
   }
   if (status === 'IN_GRACE' || opensGrace(event)) return graceEntries(sighting, subscriptionUid);
   if (event.event === 'payment.succeeded') {
@@ -103,37 +112,45 @@ function collectedPeriodEntries(sighting: MetricSighting, subscriptionUid: strin
         (held?.currentPeriodEnd == null || periodEnd > held.currentPeriodEnd);
   if (!charged) return [];
   const amount = collected && event.amountCollected ? event.amountCollected : offer.price;
-  const trialEnd = held?.trialEndsAt ?? event.trialEndsAt ?? null;
+  // An offer without a trial has no conversion, whatever trial the account's record remembers.
+  const trialEnd = offer.trialDays > 0 ? (held?.trialEndsAt ?? event.trialEndsAt ?? null) : null;
   // A read knows the state, not the moment: a renewal on time was charged when the held period ended.
   const due = held?.currentPeriodEnd ?? null;
   const at = source === 'read' && due !== null && due <= event.occurredAt ? due : event.occurredAt;
-  const kind = periodKind(at, periodEnd, trialEnd, held);
+  const kind = periodKind(at, trialEnd, offer, held, source === 'event' ? event.event : undefined);
+  // Never seen before: a read's first period began a billing period before it ends.
+  const chargedAt = kind === 'new_subscription' ? readStartOf(sighting, periodEnd, offer.billingPeriod) : at;
   const entries = [
-    periodEntry(sighting, subscriptionUid, kind, amount, kind === 'new_subscription' ? 1 : 0, at),
+    periodEntry(sighting, subscriptionUid, kind, amount, kind === 'new_subscription' ? 1 : 0, chargedAt),
   ];
   if (held?.status === 'IN_GRACE') {
-    // Back in: a grace without access had counted the subscriber out.
-    const live = offer.gracePolicy.accessDuringGrace ? 0 : 1;
-    entries.push(recoveredEntry(sighting, subscriptionUid, held.currentPeriodEnd ?? periodEnd, at, live));
+    entries.push(recoveredEntry(sighting, subscriptionUid, held.currentPeriodEnd ?? periodEnd, at));
   }
   return entries;
 }
 
 /**
  * Which paid period a charge at `chargedAt` opened. A trial's conversion is charged at the trial's
- * end (or a few grace days later) and the next charge a whole period after it, so a charge nearer
- * the trial's end than its own period's end is the conversion; order-free, as it reads no history.
+ * end (or a few grace days later), and the first renewal a whole billing period after the
+ * conversion, so no sooner than one period after the trial's end: a charge before that is the
+ * conversion. Order-free, as it reads no history; calendar months counted as the service renews
+ * (a month after 1 February is 1 March, 28 days). A daily plan whose grace lasts a period or more
+ * cannot be told apart this way: its conversion recovered in grace counts as a renewal.
  */
 function periodKind(
   chargedAt: string,
-  periodEnd: string | undefined,
   trialEnd: string | null,
+  offer: OfferDefinition,
   held: Entitlement | undefined,
+  eventName: string | undefined,
 ): MetricKind {
-  if (trialEnd !== null && periodEnd !== undefined) {
-    const charged = Date.parse(chargedAt);
-    if (charged - Date.parse(trialEnd) < Date.parse(periodEnd) - charged) return 'trial_converted';
+  if (trialEnd !== null && offer.billingPeriod) {
+    const firstRenewal = addBillingPeriod(new Date(trialEnd), offer.billingPeriod);
+    if (Date.parse(chargedAt) < firstRenewal.getTime()) return 'trial_converted';
   }
+  // The spec's event table: `entitlement.updated` is a renewal (or a conversion paid in grace,
+  // above), whatever the record held; a first payment is `entitlement.granted`, as a reactivation is.
+  if (eventName === 'entitlement.updated') return 'renewal_collected';
   return held?.currentPeriodEnd == null ? 'new_subscription' : 'renewal_collected';
 }
 
@@ -157,10 +174,19 @@ function recoveredEntry(
   subscriptionUid: string,
   unpaid: string | undefined,
   at: string,
-  live: LiveChange,
 ): MetricEntry {
-  const zeroed = zero(sighting.offer.price);
-  return entry(sighting, `recovered:${subscriptionUid}:${unpaid}`, 'grace_recovered', at, zeroed, live);
+  const { offer } = sighting;
+  // Back in, when the grace had counted the subscriber out (graceEntries): keyed alike, so the two
+  // add up to nothing whichever is told first.
+  const live = withholdsInGrace(offer) ? 1 : 0;
+  return entry(
+    sighting,
+    `recovered:${subscriptionUid}:${unpaid}`,
+    'grace_recovered',
+    at,
+    zero(offer.price),
+    live,
+  );
 }
 
 /**
@@ -168,34 +194,112 @@ function recoveredEntry(
  * Told after a later period was already paid (a reordered delivery), it was recovered from too.
  */
 function graceEntries(sighting: MetricSighting, subscriptionUid: string): MetricEntry[] {
-  const { event, held, offer, source } = sighting;
+  const { event, held, source } = sighting;
   const unpaid = event.currentPeriodEnd ?? held?.currentPeriodEnd ?? event.occurredAt;
   const at = source === 'read' && unpaid < event.occurredAt ? unpaid : event.occurredAt;
+  const failed = failedEntry(sighting, subscriptionUid, unpaid, at);
   const paidSince = held !== undefined && held.currentPeriodEnd !== null && unpaid < held.currentPeriodEnd;
-  const live = offer.gracePolicy.accessDuringGrace || !isLive(held, offer) || paidSince ? 0 : -1;
-  const failed = entry(
-    sighting,
-    `grace:${subscriptionUid}:${unpaid}`,
-    'renewal_failed',
-    at,
-    zero(offer.price),
-    live,
-  );
   if (!paidSince || held.status === 'IN_GRACE') return [failed];
-  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, held.lastEventAt ?? event.occurredAt, 0)];
+  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, held.lastEventAt ?? event.occurredAt)];
 }
 
-function churnEntry(sighting: MetricSighting, subscriptionUid: string, kind: MetricKind): MetricEntry {
-  const { event, held, offer } = sighting;
-  // Not live before (never counted in, or out since a grace without access): no second count out.
-  const live = isLive(held, offer) ? -1 : 0;
-  return entry(sighting, `end:${subscriptionUid}`, kind, event.occurredAt, zero(offer.price), live);
+/** A renewal (or a trial's first charge) not collected: grace began, counting the subscriber out when it withholds access. */
+function failedEntry(
+  sighting: MetricSighting,
+  subscriptionUid: string,
+  unpaid: string,
+  at: string,
+): MetricEntry {
+  const { offer } = sighting;
+  const live = withholdsInGrace(offer) ? -1 : 0;
+  return entry(sighting, `grace:${subscriptionUid}:${unpaid}`, 'renewal_failed', at, zero(offer.price), live);
 }
 
-/** Counted among the live subscribers: held, not ended, and not in a grace that withholds access. */
-function isLive(held: Entitlement | undefined, offer: OfferDefinition): boolean {
-  if (held === undefined || held.status === 'REVOKED') return false;
-  return held.status !== 'IN_GRACE' || offer.gracePolicy.accessDuringGrace;
+/**
+ * A subscription's end counts it out, once, whatever told it and whenever. Every live change is
+ * fixed by its key, never by what the store held (which a read, or another subscription of the
+ * account, may have changed in between): in at its start, out at its end, out and back in around
+ * a grace that withholds access. An end during such a grace (the period ended unpaid) closes it:
+ * it tells the grace's failed renewal too (keyed alike, so counted once) and brings the subscriber
+ * back in before counting it out, so the grace and the end together count it out once.
+ */
+function churnEntries(sighting: MetricSighting, subscriptionUid: string, kind: MetricKind): MetricEntry[] {
+  const { event, offer } = sighting;
+  const at = endedAt(sighting, kind);
+  const ended = entry(sighting, `end:${subscriptionUid}`, kind, at, zero(offer.price), -1);
+  const unpaid = event.currentPeriodEnd;
+  if (unpaid === undefined || offer.gracePolicy.days === 0 || !endedInGrace(sighting, unpaid, at))
+    return [ended];
+  const failed = failedEntry(sighting, subscriptionUid, unpaid, unpaid);
+  if (!withholdsInGrace(offer)) return [failed, ended];
+  const closed = {
+    ...entry(
+      sighting,
+      `grace_closed:${subscriptionUid}:${unpaid}`,
+      'grace_recovered',
+      at,
+      zero(offer.price),
+      1,
+    ),
+    count: 0,
+  };
+  return [failed, closed, ended];
+}
+
+/**
+ * Whether the subscription ended with its period `unpaid` unpaid: an event says when it ended, so
+ * after the period's end; a read cannot date a cancellation, so a suspension (the grace ran out)
+ * or a record last seen in grace.
+ */
+function endedInGrace({ event, source, held }: MetricSighting, unpaid: string, at: string): boolean {
+  if (source === 'event') return unpaid < at;
+  return event.subscriptionStatus === 'SUSPENDED' || held?.status === 'IN_GRACE';
+}
+
+function withholdsInGrace(offer: OfferDefinition): boolean {
+  return offer.gracePolicy.days > 0 && !offer.gracePolicy.accessDuringGrace;
+}
+
+/**
+ * When a subscription ended, as far as what was seen tells: an event's own time; for a read, when
+ * an expiry was due (the period's end) or a grace ran out, if that is not later than the read, and
+ * the read's time otherwise (a cancellation now, which a read cannot date).
+ */
+function endedAt({ event, source, held, offer }: MetricSighting, kind: MetricKind): string {
+  if (source === 'event') return event.occurredAt;
+  let due: string | null | undefined;
+  if (kind === 'churn_expired') due = event.cancelAt ?? event.currentPeriodEnd;
+  if (kind === 'churn_suspended' && event.currentPeriodEnd) {
+    due = held?.graceEndsAt ?? addDays(event.currentPeriodEnd, offer.gracePolicy.days);
+  }
+  return due && due <= event.occurredAt ? due : event.occurredAt;
+}
+
+/**
+ * When a period that ends at `end` began, for a read (which tells the state, not when it began):
+ * `end` less the period, if not later than the read. An event tells its own time.
+ */
+function readStartOf(
+  { event, source }: MetricSighting,
+  end: string | undefined,
+  period: BillingPeriod | null | undefined,
+): string {
+  if (source === 'event' || end === undefined || !period) return event.occurredAt;
+  const start = addBillingPeriod(new Date(end), { unit: period.unit, count: -period.count }).toISOString();
+  return earlier(start, event.occurredAt);
+}
+
+/** The earlier of two ISO 8601 UTC times (they compare as text). */
+function earlier(a: string, b: string): string {
+  return a < b ? a : b;
+}
+
+function trialPeriod(offer: OfferDefinition): BillingPeriod | undefined {
+  return offer.trialDays ? { unit: 'DAY', count: offer.trialDays } : undefined;
+}
+
+function addDays(iso: string, days: number): string {
+  return new Date(Date.parse(iso) + days * 86_400_000).toISOString();
 }
 
 function entry(
@@ -217,6 +321,7 @@ function entry(
     amount: money.amount,
     currency: money.currency,
     live,
+    ...(sighting.source === 'read' ? { provisional: true as const } : {}),
   };
 }
 

@@ -54,6 +54,13 @@ export interface MetricEntry {
   readonly currency: string;
   /** +1 when a subscription starts giving access, -1 when it stops, 0 otherwise. */
   readonly live: LiveChange;
+  /**
+   * Told by a read of the service, which knows a state but not always when it came about (a
+   * cancellation now, a charge recovered in grace): its day is the best the read could tell. The
+   * first entry of the same key that is not provisional (the event itself, replayed after an
+   * outage) moves it to that entry's day; nothing else about it changes, and it still counts once.
+   */
+  readonly provisional?: true;
 }
 
 export function isMetricKind(value: unknown): value is MetricKind {

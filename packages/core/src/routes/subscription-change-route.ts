@@ -18,7 +18,7 @@ export async function changeSubscription(
   input: RouteInput,
   action: 'cancel' | 'resume',
 ): Promise<RouteResult> {
-  const { store, offers, now, recordHistory } = context;
+  const { store, offers, now, recordHistory, recordFacts } = context;
   const { fields } = input;
   const { account } = guardStateChange(context, input);
   const subscriptionUid = identifier(fields, 'subscriptionUid');
@@ -38,7 +38,7 @@ export async function changeSubscription(
     throwClientFailure(context, error, action, 'No such subscription.');
   }
   const entitlement = (
-    await applySubscriptionRead(subscription, { store, offers, now, observedAt, recordHistory })
+    await applySubscriptionRead(subscription, { store, offers, now, observedAt, recordHistory, recordFacts })
   )?.next;
   return {
     type: 'view',

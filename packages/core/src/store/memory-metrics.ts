@@ -4,28 +4,47 @@ import type { MetricsStore } from './metrics-store.js';
 
 type Total = { -readonly [K in keyof MetricDay]: MetricDay[K] };
 
-/** Metrics in process memory: the keys seen, and a total per day, offer, kind and currency. */
+/** Metrics in process memory: the keys seen (a provisional one with its entry), and a total per day, offer, kind and currency. */
 export function memoryMetrics(): MetricsStore {
-  const seen = new Set<string>();
+  const seen = new Map<string, MetricEntry | undefined>();
   const totals = new Map<string, Total>();
+  const add = (entry: MetricEntry, day: string, sign: 1 | -1) => {
+    const id = `${day}\n${entry.offerUid}\n${entry.productUid}\n${entry.kind}\n${entry.currency}`;
+    const { offerUid, productUid, kind, currency } = entry;
+    const total = totals.get(id) ?? {
+      day,
+      offerUid,
+      productUid,
+      kind,
+      currency,
+      count: 0,
+      amount: 0,
+      live: 0,
+    };
+    total.count += sign * entry.count;
+    total.amount += sign * entry.amount;
+    total.live += sign * entry.live;
+    totals.set(id, total);
+  };
   return {
     async recordMetrics(entries: readonly MetricEntry[]) {
       const counted: MetricEntry[] = [];
       for (const entry of entries) {
-        if (seen.has(entry.key)) continue;
-        seen.add(entry.key);
-        counted.push(entry);
-        const day = utcDayOf(entry.occurredAt);
-        const id = `${day}\n${entry.offerUid}\n${entry.productUid}\n${entry.kind}\n${entry.currency}`;
-        const total = totals.get(id);
-        if (total === undefined) {
-          const { offerUid, productUid, kind, currency, count, amount, live } = entry;
-          totals.set(id, { day, offerUid, productUid, kind, currency, count, amount, live });
-        } else {
-          total.count += entry.count;
-          total.amount += entry.amount;
-          total.live += entry.live;
+        if (!seen.has(entry.key)) {
+          seen.set(entry.key, entry.provisional ? entry : undefined);
+          counted.push(entry);
+          add(entry, utcDayOf(entry.occurredAt), 1);
+          continue;
         }
+        const provisional = seen.get(entry.key);
+        if (provisional === undefined || entry.provisional) continue;
+        // The event that a read stood for: its day is the right one.
+        seen.set(entry.key, undefined);
+        const from = utcDayOf(provisional.occurredAt);
+        const to = utcDayOf(entry.occurredAt);
+        if (from === to) continue;
+        add(provisional, from, -1);
+        add(provisional, to, 1);
       }
       return counted;
     },
@@ -33,8 +52,9 @@ export function memoryMetrics(): MetricsStore {
       const days: MetricDay[] = [];
       const liveBefore = new Map<string, { offerUid: string; productUid: string; live: number }>();
       for (const total of totals.values()) {
-        if (total.day >= from && total.day < to) days.push({ ...total });
-        else if (total.day < from) {
+        if (total.day >= from && total.day < to) {
+          if (total.count !== 0 || total.amount !== 0 || total.live !== 0) days.push({ ...total });
+        } else if (total.day < from) {
           const id = `${total.offerUid}\n${total.productUid}`;
           const before = liveBefore.get(id) ?? {
             offerUid: total.offerUid,

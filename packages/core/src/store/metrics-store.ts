@@ -11,8 +11,11 @@ export interface MetricsStore {
   /**
    * Adds each entry whose `key` the store has not recorded before to its day's totals, and
    * remembers the key; an entry whose key is known adds nothing, here or on another instance at
-   * the same moment. Resolves to the entries it counted (of a key given twice, the first), in the
-   * order given. All or nothing: rejects, recording none of them, when the write fails.
+   * the same moment, but for one case: a key first recorded by a `provisional` entry (a read's)
+   * is moved, with its count, amount and live change as recorded, to the day of the first entry
+   * of that key that is not provisional, once. Resolves to the entries it counted (of a key given
+   * twice, the first), in the order given; a move counts nothing. All or nothing: rejects,
+   * recording none of them, when the write fails.
    */
   recordMetrics(entries: readonly MetricEntry[]): Promise<MetricEntry[]>;
   /** The daily totals of the query's days, and the live subscribers as they began. */

@@ -160,6 +160,7 @@ async function cancelNewer(
     observedAt,
     now: context.now,
     recordHistory: context.recordHistory,
+    recordFacts: context.recordFacts,
   });
   return subscription;
 }

@@ -26,7 +26,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
@@ -54,7 +54,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
@@ -72,6 +72,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         { version: 10 },
         { version: 11 },
         { version: 12 },
+        { version: 13 },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -120,7 +121,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 });
 
@@ -135,7 +136,7 @@ describe('migrate on PGlite', () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });

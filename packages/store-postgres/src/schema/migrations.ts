@@ -278,6 +278,18 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${t.events} ADD COLUMN account_key text, ADD COLUMN product_uid text`,
     ],
   },
+  {
+    version: 13,
+    name: 'the business view: a fact told by a read kept with its totals, until its event settles its day',
+    statements: (t) => [
+      // Null but for a provisional key (core's MetricEntry.provisional): what it added, and where,
+      // so that the event it stood for can move it to the event's own day. Keys written before
+      // were settled ones.
+      `ALTER TABLE ${t.metricKeys} ADD COLUMN day date, ADD COLUMN offer_uid text, ADD COLUMN product_uid text,
+        ADD COLUMN kind text, ADD COLUMN currency text, ADD COLUMN count bigint, ADD COLUMN amount bigint,
+        ADD COLUMN live bigint`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

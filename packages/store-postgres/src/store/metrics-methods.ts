@@ -14,25 +14,49 @@ interface DayRow {
 }
 
 /**
- * The CTEs that record facts: the keys not yet known are inserted, and only the facts whose key
- * went in are added to their day's totals. `fresh` holds the keys that were new. $1 to $9 are the
- * arrays of factArrays. Top-level CTEs, so that the one-transaction path can send them as part of
- * its last statement (PostgreSQL takes data-modifying CTEs only at the top level).
+ * The CTEs that record facts: the keys not yet known are inserted (a provisional fact's with its
+ * day and totals, so that it can be moved), and only the facts whose key went in are added to their
+ * day's totals; a provisional key met again by a fact that is not provisional is settled, its
+ * totals moved to that fact's day. `fresh` holds the keys that were new. $1 to $10 are the arrays
+ * of factArrays. Top-level CTEs, so that the one-transaction path can send them as part of its last
+ * statement (PostgreSQL takes data-modifying CTEs only at the top level). A key settled by another
+ * instance at the same moment is skipped here: the UPDATE re-checks `day IS NOT NULL` once it has
+ * the row's lock.
  */
 export function recordFactsCtes(t: TableNames): string {
   return `input AS (
       SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
-        $7::bigint[], $8::bigint[], $9::bigint[]) WITH ORDINALITY
-        AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, n)
+        $7::bigint[], $8::bigint[], $9::bigint[], $10::boolean[]) WITH ORDINALITY
+        AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, provisional, n)
     ), fresh AS (
-      INSERT INTO ${t.metricKeys} (key) SELECT DISTINCT key FROM input
+      INSERT INTO ${t.metricKeys} (key, day, offer_uid, product_uid, kind, currency, count, amount, live)
+      SELECT DISTINCT ON (key) key, CASE WHEN provisional THEN day END, CASE WHEN provisional THEN offer_uid END,
+        CASE WHEN provisional THEN product_uid END, CASE WHEN provisional THEN kind END,
+        CASE WHEN provisional THEN currency END, CASE WHEN provisional THEN count END,
+        CASE WHEN provisional THEN amount END, CASE WHEN provisional THEN live END
+      FROM input ORDER BY key, n
       ON CONFLICT (key) DO NOTHING RETURNING key
     ), first_seen AS (
       SELECT DISTINCT ON (key) input.* FROM input JOIN fresh USING (key) ORDER BY key, n
+    ), settling AS (
+      SELECT DISTINCT ON (key) key, day AS settled_day FROM input WHERE NOT provisional ORDER BY key, n
+    ), settled AS (
+      UPDATE ${t.metricKeys} AS k SET day = NULL, offer_uid = NULL, product_uid = NULL, kind = NULL,
+        currency = NULL, count = NULL, amount = NULL, live = NULL
+      FROM (SELECT p.*, s.settled_day FROM ${t.metricKeys} p JOIN settling s USING (key) WHERE p.day IS NOT NULL) AS was
+      WHERE k.key = was.key AND k.day IS NOT NULL
+      RETURNING was.day AS was_day, was.settled_day, was.offer_uid, was.product_uid, was.kind, was.currency,
+        was.count, was.amount, was.live
+    ), changes AS (
+      SELECT day, offer_uid, product_uid, kind, currency, count, amount, live FROM first_seen
+      UNION ALL SELECT settled_day, offer_uid, product_uid, kind, currency, count, amount, live
+        FROM settled WHERE settled_day <> was_day
+      UNION ALL SELECT was_day, offer_uid, product_uid, kind, currency, -count, -amount, -live
+        FROM settled WHERE settled_day <> was_day
     ), totals AS (
       INSERT INTO ${t.metricDays} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
       SELECT day, offer_uid, product_uid, kind, currency, sum(count), sum(amount), sum(live)
-      FROM first_seen GROUP BY day, offer_uid, product_uid, kind, currency
+      FROM changes GROUP BY day, offer_uid, product_uid, kind, currency
       ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
         count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live
     )`;
@@ -50,6 +74,7 @@ export function factArrays(entries: readonly MetricEntry[]): unknown[] {
     entries.map((entry) => entry.count),
     entries.map((entry) => entry.amount),
     entries.map((entry) => entry.live),
+    entries.map((entry) => entry.provisional === true),
   ];
 }
 
@@ -64,7 +89,7 @@ export function metricsStatements(t: TableNames) {
   const record = `WITH ${recordFactsCtes(t)}
     SELECT key FROM fresh`;
   const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, count, amount, live
-    FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date`;
+    FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date AND (count <> 0 OR amount <> 0 OR live <> 0)`;
   const liveBefore = `SELECT offer_uid, product_uid, sum(live) AS live
     FROM ${t.metricDays} WHERE day < $1::date GROUP BY offer_uid, product_uid`;
   return { record, days, liveBefore };

@@ -73,7 +73,22 @@ function inclusiveStore(): MetricsStore {
   };
 }
 
+/** Never moves a provisional fact: its read's day stays. */
+function unsettledStore(): MetricsStore {
+  const inner = memoryMetrics();
+  return {
+    ...inner,
+    recordMetrics: (entries) => inner.recordMetrics(entries.map(({ provisional: _, ...entry }) => entry)),
+  };
+}
+
 describe('the metrics conformance suite', () => {
+  it('catches a store that never moves a provisional fact', async () => {
+    const moves = check('a provisional fact moves');
+    await expect(moves.run(unsettledStore())).rejects.toThrow();
+    await expect(moves.run(memoryMetrics())).resolves.toBeUndefined();
+  });
+
   it.each([1, 2, 3])(
     'catches a store that counts a key again, in a later call or at once (run %i)',
     async () => {

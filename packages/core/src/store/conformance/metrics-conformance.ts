@@ -128,6 +128,48 @@ export const metricsChecks: readonly ConformanceCheck<MetricsStore>[] = [
     },
   },
   {
+    name: 'a provisional fact moves, once, to the day of the first settled fact of its key',
+    async run(store) {
+      const offer = uniqueId('offer');
+      const read = fact(offer, '2030-06-05T10:00:00.000Z', {
+        kind: 'churn_canceled',
+        amount: 0,
+        live: -1,
+        provisional: true,
+      });
+      const event = {
+        ...read,
+        occurredAt: '2030-06-02T08:00:00.000Z',
+        live: 0 as const,
+        provisional: undefined,
+      };
+      assert.deepStrictEqual(await store.recordMetrics([read]), [read], 'a provisional fact counts when new');
+      assert.deepStrictEqual(
+        await store.recordMetrics([{ ...read, occurredAt: '2030-06-03T00:00:00.000Z' }]),
+        [],
+      );
+      assert.deepStrictEqual(await store.recordMetrics([event]), [], 'settling it counts nothing new');
+      assert.deepStrictEqual(
+        await store.recordMetrics([{ ...event, occurredAt: '2030-06-09T00:00:00.000Z' }]),
+        [],
+      );
+      const other = fact(offer, '2030-06-04T00:00:00.000Z', { kind: 'renewal_collected', provisional: true });
+      await store.recordMetrics([other]);
+      await store.recordMetrics([
+        { ...other, occurredAt: '2030-06-04T23:00:00.000Z', provisional: undefined },
+      ]);
+      const totals = await totalsOf(store, offer);
+      assert.deepStrictEqual(
+        totals.map(({ day, kind, count, amount, live }) => ({ day, kind, count, amount, live })),
+        [
+          // On the settled day, with the count, money and live change the read recorded.
+          { day: '2030-06-02', kind: 'churn_canceled', count: 1, amount: 0, live: -1 },
+          { day: '2030-06-04', kind: 'renewal_collected', count: 1, amount: 4500, live: 0 },
+        ],
+      );
+    },
+  },
+  {
     name: 'an empty call and an empty range are answered, not refused',
     async run(store) {
       await store.recordMetrics([]);

@@ -1,0 +1,88 @@
+/**
+ * Histories that once broke the business view, each the smallest the random histories shrank it
+ * to (random-histories.test.ts prints a failing one in this form), and issue 49's first report.
+ */
+import { memoryStore } from '@dcbkit/core';
+import { describe, expect, it } from 'vitest';
+import { describeMismatch, mismatchOf } from './history-check.js';
+import type { History } from './history-steps.js';
+import { startPlantedWorld } from './planted-world.js';
+import { playHistory } from './play-history.js';
+
+async function expectHistoryHolds(history: History): Promise<void> {
+  const mismatch = await mismatchOf(memoryStore(), history);
+  if (mismatch) expect.fail(describeMismatch(mismatch));
+}
+
+const calm = { seed: 0, duplicate: 0, reorder: 0 };
+
+describe('histories that once broke the business view', () => {
+  it('three paid subscribers, one cancels now through the routes: 3 active in January, 2 in February', async () => {
+    const world = await startPlantedWorld(memoryStore());
+    try {
+      const history: History = {
+        chaos: calm,
+        linePolicy: 'report',
+        steps: [
+          ...[0, 1, 2].map((account) => ({
+            do: 'buy' as const,
+            account,
+            offer: 'paid' as const,
+            line: account,
+            via: 'routes' as const,
+            returnPage: true,
+          })),
+          { do: 'wait', hours: 40 * 24 },
+          { do: 'cancel', account: 1, pick: 0, when: 'NOW', via: 'routes' },
+          { do: 'wait', hours: 20 * 24 },
+        ],
+      };
+      await playHistory(world, history);
+      const report = await world.kit.metrics({
+        from: new Date('2030-01-01T00:00:00.000Z'),
+        to: new Date('2030-03-01T00:00:00.000Z'),
+        interval: 'month',
+      });
+      const paid = report.rows.filter((row) => row.offerUid === 'offer_premium_monthly_paid');
+      expect(paid.map((row) => row.activeSubscribers)).toEqual([3, 2]);
+      expect(paid[1]?.churned.canceled).toBe(1);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it('a cancel now through the routes counts the subscriber out', async () => {
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 4, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+        { do: 'cancel', account: 4, pick: 0, when: 'NOW', via: 'routes' },
+      ],
+    });
+  });
+
+  it('a returning subscriber is a new subscription, whatever arrives first', async () => {
+    await expectHistoryHolds({
+      chaos: { seed: 257562, duplicate: 0, reorder: 0.5 },
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 2, offer: 'weekly', line: 0, via: 'routes', returnPage: false },
+        { do: 'cancel', account: 2, pick: 0, when: 'NOW', via: 'routes' },
+        { do: 'buy', account: 2, offer: 'weekly', line: 0, via: 'routes', returnPage: false },
+      ],
+    });
+  });
+
+  it('a renewal on 1 March after a conversion on 1 February is a renewal (a 28-day month)', async () => {
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'wait', hours: 24 * 24 },
+        { do: 'buy', account: 0, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+        { do: 'wait', hours: 40 * 24 },
+      ],
+    });
+  });
+});
