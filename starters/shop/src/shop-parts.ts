@@ -51,7 +51,9 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
   const publicOrigin = new URL(publicUrl).origin;
   const https = new URL(publicUrl).protocol === 'https:';
   // The service's sandbox environment moves no money, whether embedded or a process of its own.
-  const views = createViews({ kit, sandbox: kit.client.environment === 'sandbox' });
+  // The embedded sandbox is an emulator: every page says so too, since a demo may run it in production.
+  const emulator = billing.sandbox !== undefined;
+  const views = createViews({ kit, sandbox: kit.client.environment === 'sandbox', emulator });
 
   const pages: ShopRoute[] = [
     ...languageRoutes(),
@@ -73,7 +75,7 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
 
   return {
     kit,
-    probes: healthRoutes({ kit, logger }),
+    probes: healthRoutes({ kit, logger, emulator }),
     securityHeaders: securityHeaderOptions({ checkoutBaseUrl, https }),
     // Chart.js only where the operations view is on: with it off, nothing under /ops is served.
     assets: [...staticFileRoutes(), ...(operatorAccess === undefined ? [] : chartLibraryRoutes())],
