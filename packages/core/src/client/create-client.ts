@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import { type CapabilitiesApi, createCapabilitiesApi } from './capabilities.js';
 import { type CreateClientOptions, resolveClientOptions } from './client-options.js';
 import type { Environment } from './environment-guard.js';
@@ -21,6 +22,22 @@ export interface DcbClient {
   checkConnection(): Promise<void>;
 }
 
+/** Every option createClient takes: the compiler holds this list to CreateClientOptions. */
+const CLIENT_OPTIONS: OptionNames<CreateClientOptions> = {
+  environment: true,
+  baseUrl: true,
+  clientId: true,
+  clientSecret: true,
+  fetch: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  maxRetries: true,
+  maxRetryDelayMs: true,
+  logger: true,
+  now: true,
+  sleep: true,
+};
+
 /**
  * The typed client of the service, for the partner's server. Checks its options at once (a
  * client ID of the other environment throws a DcbError `environment_mismatch` before any request), then
@@ -36,6 +53,7 @@ export interface DcbClient {
  * const payment = await client.payments.create({ mode: 'HOSTED', offerUid, returnUrl });
  */
 export function createClient(options: CreateClientOptions): DcbClient {
+  refuseUnknownOptions('createClient', options, CLIENT_OPTIONS);
   const resolved = resolveClientOptions(options);
   const run = createRequestRunner(resolved);
   const tokenBody = tokenRequestBody(resolved.clientId, resolved.clientSecret);
