@@ -109,11 +109,16 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
       return views.render(request, 'error', { kind: 'error.notFound' }, 404);
     }
     const verb = action === 'resume' ? 'resume' : 'cancel';
+    // Resumed during its free trial, a subscription goes back to the trial: what comes next is the
+    // first charge at the trial's end, not a renewal.
+    const { trialEndsAt } = entitlement;
+    const inTrial = trialEndsAt !== null && Date.parse(trialEndsAt) > kit.now().getTime();
     return views.render(request, 'confirm', {
       action,
       when: action === 'resume' ? undefined : action,
       offer: offerOf(entitlement),
       endsAt: views.context(request).date(accessEndsAt(entitlement)),
+      firstCharge: action === 'resume' && inTrial ? views.context(request).date(trialEndsAt) : undefined,
       formAction: `/account/subscriptions/${encodeURIComponent(uid)}/${verb}`,
     });
   }

@@ -43,7 +43,7 @@ describe('the trial shown before a checkout, in the record', () => {
       'fr',
       'demo-youssef',
       '7 jours, rien n’est débité aujourd’hui ; ensuite',
-      'essai gratuit affiché : 7 jours, premier débit le',
+      'essai gratuit affiché : 7 jours, premier prélèvement le',
     ],
     ['ar', 'demo-lea', '7 أيام، لا يُخصم شيء اليوم؛ ثم', 'التجربة المجانية المعروضة: 7 أيام، أول خصم في'],
   ])(
