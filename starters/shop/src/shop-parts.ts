@@ -51,9 +51,14 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
   const publicOrigin = new URL(publicUrl).origin;
   const https = new URL(publicUrl).protocol === 'https:';
   // The service's sandbox environment moves no money, whether embedded or a process of its own.
-  // The embedded sandbox is an emulator: every page says so too, since a demo may run it in production.
+  // The embedded sandbox answers readiness as the emulator; where production was expected (a demo
+  // allowed by ALLOW_EMBEDDED_SANDBOX), every page's banner says so too.
   const emulator = billing.sandbox !== undefined;
-  const views = createViews({ kit, sandbox: kit.client.environment === 'sandbox', emulator });
+  const views = createViews({
+    kit,
+    sandbox: kit.client.environment === 'sandbox',
+    emulator: billing.emulatorInProduction === true,
+  });
 
   const pages: ShopRoute[] = [
     ...languageRoutes(),

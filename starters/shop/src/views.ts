@@ -36,7 +36,7 @@ export interface PageContext {
   languages: Array<{ code: Language; name: string; href: string; current: boolean }>;
   /** True in the service's sandbox environment (the embedded sandbox or another): the banner says no money moves. */
   sandbox: boolean;
-  /** True on the embedded sandbox: the banner adds that this shop runs on an emulator, purchases in memory. */
+  /** True on the embedded sandbox in production (ALLOW_EMBEDDED_SANDBOX=true): the banner adds that this shop runs on an emulator, purchases in memory. */
   emulator: boolean;
   /** A one-time notice (after a cancellation, say), already translated. */
   notice: string | undefined;
