@@ -1,6 +1,8 @@
 import { createClient, createDcbKit, memoryLedger, memoryStore, reconcile } from '@dcbkit/core';
 import { createPartnerRoutes } from '@dcbkit/core/node';
 import { createFetchRoutes, createFetchWebhook, createWebhookHandler } from '@dcbkit/core/web';
+import { createClock, startSandbox } from '@dcbkit/sandbox';
+import { createCheckoutDriver, runPartnerCheck, signInWithForm } from '@dcbkit/sandbox/testing';
 import { createSqlStore, pgliteStore, postgresStore } from '@dcbkit/store-postgres';
 import { describe, expect, it } from 'vitest';
 
@@ -88,9 +90,39 @@ const FACTORIES: Array<[string, () => unknown, string, string]> = [
     'lease',
     'leaseMs',
   ],
+  [
+    'startSandbox',
+    () => startSandbox({ port: 0, webhookURL: 'http://127.0.0.1:9/x' } as never),
+    'webhookURL',
+    'webhookUrl',
+  ],
+  ['createClock', () => createClock({ frozn: true } as never), 'frozn', 'frozen'],
+  [
+    'createCheckoutDriver',
+    () =>
+      createCheckoutDriver({ checkoutBaseUrl: 'http://127.0.0.1:9' } as never, { locales: 'fr' } as never),
+    'locales',
+    'locale',
+  ],
+  [
+    'runPartnerCheck',
+    () => runPartnerCheck({ sandbox: {}, appUrl: 'http://127.0.0.1:9', seeds: 1 } as never),
+    'seeds',
+    'seed',
+  ],
+  [
+    'signInWithForm',
+    () => signInWithForm({ appUrl: 'http://127.0.0.1:9', path: '/sign-in', fields: {}, timeout: 5 } as never),
+    'timeout',
+    'timeoutMs',
+  ],
 ];
 
 describe('every factory refuses an option it does not know', () => {
+  it('but createClient takes a sandbox’s credentials spread whole, as the docs show (webhookSecret unused)', () => {
+    expect(() => createClient({ ...clientOptions, webhookSecret: 'whsec_x' } as never)).not.toThrow();
+  });
+
   it.each(FACTORIES)('%s', async (name, make, option, nearest) => {
     const error = await refusalOf(make);
     expect(error).toMatchObject({ code: 'unknown_option', details: { option, nearest } });

@@ -22,8 +22,18 @@ export interface DcbClient {
   checkConnection(): Promise<void>;
 }
 
+/**
+ * An environment's credentials as the sandbox hands them out (`sandbox.credentials`,
+ * `approve()`): `{ clientId, clientSecret, webhookSecret }`, spread into createClient as the docs
+ * show. The webhook secret is the webhook handler's, not the client's, but it is no mistake there:
+ * accepted, and unused.
+ */
+interface SpreadCredentials {
+  webhookSecret?: unknown;
+}
+
 /** Every option createClient takes: the compiler holds this list to CreateClientOptions. */
-const CLIENT_OPTIONS: OptionNames<CreateClientOptions> = {
+const CLIENT_OPTIONS: OptionNames<CreateClientOptions & SpreadCredentials> = {
   environment: true,
   baseUrl: true,
   clientId: true,
@@ -36,6 +46,7 @@ const CLIENT_OPTIONS: OptionNames<CreateClientOptions> = {
   logger: true,
   now: true,
   sleep: true,
+  webhookSecret: true,
 };
 
 /**
