@@ -90,13 +90,45 @@ describe('create-dcbkit-app, from a clone of the repository', () => {
       expect(readFileSync(join(app, 'Dockerfile'), 'utf8')).toMatch(/HEALTHCHECK[\s\S]*\/health\/live/);
     });
 
+    it('refuses `NODE_ENV=production HOST=0.0.0.0 npm start` without DCB_* variables, listing them (issue 54)', () => {
+      // What its Dockerfile sets, without an env file: the embedded sandbox must not serve production.
+      const env = Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !name.startsWith('DCB_')),
+      );
+      const run = spawnSync('npm', ['start'], {
+        cwd: app,
+        encoding: 'utf8',
+        timeout: STEP_TIMEOUT_MS,
+        env: {
+          ...env,
+          NODE_ENV: 'production',
+          HOST: '0.0.0.0',
+          PORT: '0',
+          npm_config_update_notifier: 'false',
+        },
+      });
+      expect(run.status).not.toBe(0);
+      for (const name of [
+        'DCB_ENV',
+        'DCB_API_BASE_URL',
+        'DCB_CLIENT_ID',
+        'DCB_CLIENT_SECRET',
+        'DCB_WEBHOOK_SECRET',
+      ]) {
+        expect(run.stderr).toContain(`${name}: `);
+      }
+      expect(run.stderr).toContain('ALLOW_EMBEDDED_SANDBOX=true');
+      expect(run.stdout).not.toContain('Shop running');
+    });
+
     it(
       'passes its own tests and type check',
       () => {
-        expect(npm(['test'], app, STEP_TIMEOUT_MS)).toMatch(/Tests\s+\d+ passed/);
+        // Its suite starts shops in child processes too (dockerfile.test.ts): up to 1.5 steps on a busy machine.
+        expect(npm(['test'], app, 1.5 * STEP_TIMEOUT_MS)).toMatch(/Tests\s+\d+ passed/);
         npm(['run', 'typecheck'], app);
       },
-      2 * STEP_TIMEOUT_MS,
+      2.5 * STEP_TIMEOUT_MS,
     );
 
     it(

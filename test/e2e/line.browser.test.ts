@@ -5,7 +5,7 @@ import { postForm, tokenOn } from '../../starters/shop/src/test-support/browser-
 import { chromiumAvailable } from '../browser/chromium.js';
 import { SHOPS } from '../support/shops.js';
 import { expectAccessible, screenshot } from './support/phone.js';
-import { signInAsOperator, useChromium, usePhones } from './support/walk.js';
+import { signInAs, signInAsOperator, useChromium, usePhones } from './support/walk.js';
 
 const LANGUAGES = ['en', 'fr', 'ar'] as const;
 const LINE = '+21620000011';
@@ -140,6 +140,83 @@ describe.runIf(chromiumAvailable)('a line that pays twice, on the operations vie
       ]);
       for (const payment of record.payments) expect(payment.ended?.subscriberUid).toBe(subscriberUid);
       await expectAccessible(page);
+    });
+
+    // Issue 54: the subscriber who pays twice is told too, on their account page, with a way to
+    // cancel their own subscription (followed to its confirmation, not confirmed: the other
+    // languages walk the same line).
+    it.each(LANGUAGES)(
+      'tells each subscriber on the line it pays twice, with a link to cancel their own (%s)',
+      async (language) => {
+        for (const name of ['Amira', 'Youssef']) {
+          const page = await phone(language);
+          await signInAs(page, shop.url, name);
+          await page.goto(`${shop.url}/account`);
+          const notice = page.locator('section.line-twice');
+          expect(await notice.count(), name).toBe(1);
+          if (language === 'en')
+            expect(await notice.locator('h2').textContent()).toContain('Your phone line pays twice for');
+          const href = (await notice.locator('a').getAttribute('href')) ?? '';
+          expect(href).toMatch(/^\/account\/subscriptions\/[^/]+\/cancel\?when=PERIOD_END$/);
+          // The account's own subscription: the same link as its subscription's card.
+          expect(await page.locator(`article.card a[href="${href}"]`).count()).toBe(1);
+          expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
+          await expectAccessible(page);
+          await screenshot(page, `${folder}/account-line-twice-${name.toLowerCase()}-${language}`);
+          await Promise.all([page.waitForURL(`${shop.url}${href}`), notice.locator('a').click()]);
+          expect(await page.locator('form[action$="/cancel"] input[name=when]').getAttribute('value')).toBe(
+            'PERIOD_END',
+          );
+        }
+      },
+    );
+
+    it.each(LANGUAGES)('takes the operator from an account to its line (%s)', async (language) => {
+      const page = await phone(language);
+      await signInAsOperator(page, shop.url, password);
+      await page.goto(`${shop.url}/ops/account?key=demo-youssef`);
+      const link = page.locator('section.lines a[href^="/ops/line?line="]');
+      expect(await link.allTextContents()).toEqual([subscriberUid]);
+      await expectAccessible(page);
+      await screenshot(page, `${folder}/ops-account-lines-${language}`);
+      await Promise.all([page.waitForURL(`${shop.url}/ops/line?line=${subscriberUid}`), link.click()]);
+      expect(await page.locator('main a[href="/ops/account?key=demo-youssef"]').count()).toBeGreaterThan(0);
+    });
+
+    it('keeps the free trial the offers page showed in the complaint record, read in en, fr and ar', async () => {
+      // Léa, in French, starts the trial and leaves it open: a checkout not finished.
+      const customer = await phone('fr');
+      await signInAs(customer, shop.url, 'Léa');
+      const form = customer.locator('li#offer_premium_monthly form[action="/checkout"]').first();
+      const firstCharge = (await form.locator('input[name=shownFirstCharge]').getAttribute('value')) ?? '';
+      expect(await form.locator('input[name=shownTrialDays]').getAttribute('value')).toBe('7');
+      expect(await customer.locator('li#offer_premium_monthly').textContent()).toContain(firstCharge);
+      await Promise.all([
+        customer.waitForURL(`${shop.sandbox?.checkoutBaseUrl}/c/**`),
+        form.locator('button').click(),
+      ]);
+      const says = {
+        en: 'free trial shown: 7 days, first charge on',
+        fr: 'essai gratuit affiché : 7 jours, premier prélèvement le',
+        ar: 'التجربة المجانية المعروضة: 7 أيام، أول خصم في',
+      };
+      for (const language of LANGUAGES) {
+        const page = await phone(language);
+        await signInAsOperator(page, shop.url, password);
+        await page.goto(`${shop.url}/ops/account?key=demo-lea`);
+        const shown = (await page.locator('td.shown').allTextContents()).join(' ').replace(/\s+/g, ' ');
+        expect(shown).toContain(`${says[language]} ${firstCharge}`);
+        await expectAccessible(page);
+        await screenshot(page, `${folder}/ops-trial-shown-${language}`);
+        const answer = await page.request.get(`${shop.url}/ops/account/checkouts.json?key=demo-lea`);
+        const record = (await answer.json()) as {
+          payments: Array<{ shown?: { trial?: unknown; language?: string } }>;
+        };
+        expect(record.payments.at(-1)?.shown).toMatchObject({
+          language: 'fr',
+          trial: { days: 7, firstCharge },
+        });
+      }
     });
   });
 });

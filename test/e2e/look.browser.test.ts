@@ -152,6 +152,49 @@ describe.runIf(chromiumAvailable)('the look of the pages in a browser', () => {
         await screenshot(page, `${folder}/look-ops-account-1280-${language}`);
       },
     );
+
+    it.each(LANGUAGES)(
+      'keeps each product’s name on one line of a phone’s account page, a pass in use too (%s)',
+      async (language) => {
+        // Issue 54: "Day pass" wrapped onto two lines at 390 px beside "Yes, until <date>". Last:
+        // its pass, its webhook landed, would be the last event the footer test reads.
+        const page = await phone(language);
+        await signIn(page, language);
+        await Promise.all([
+          page.waitForURL(`${sandbox.checkoutBaseUrl}/c/**`),
+          page.locator('li#offer_day_pass form[action="/checkout"] button.primary').click(),
+        ]);
+        await consentByPin(sandbox, page, '+21620000000');
+        await page.waitForURL(`${shop.url}/return?**`);
+        await page.goto(`${shop.url}/account`);
+        await Promise.all([
+          page.waitForURL(`${shop.url}/account**`),
+          page.locator('form[action="/account/passes/prod_day_pass/use"] button').first().click(),
+        ]);
+        await page.goto(`${shop.url}/account`);
+        expect(page.viewportSize()?.width).toBe(390);
+        const names = page.locator('ul.access li > span');
+        expect(await names.count()).toBeGreaterThan(0);
+        for (const name of await names.all()) {
+          // The lines its text takes: one rectangle per line box.
+          const lines = await name.evaluate((element) => {
+            const range = (
+              element.ownerDocument as unknown as {
+                createRange(): {
+                  selectNodeContents(node: unknown): void;
+                  getClientRects(): { length: number };
+                };
+              }
+            ).createRange();
+            range.selectNodeContents(element);
+            return range.getClientRects().length;
+          });
+          expect(lines, (await name.textContent()) ?? '').toBe(1);
+        }
+        await expectAccessible(page);
+        await screenshot(page, `${folder}/look-account-390-${language}`);
+      },
+    );
   });
 });
 

@@ -13,6 +13,12 @@ export interface Billing {
   checkoutBaseUrl: string | undefined;
   /** The embedded sandbox, when the shop runs one. */
   sandbox: Sandbox | undefined;
+  /**
+   * True when the embedded sandbox runs where production was expected (ALLOW_EMBEDDED_SANDBOX=true
+   * with NODE_ENV=production or HOST beyond loopback): every page's banner then says it is an emulator.
+   * Optional for a Billing a test assembles itself: absent is false.
+   */
+  emulatorInProduction?: boolean;
   /** Words for the startup line: which environment, which store. */
   description: string;
   /** Reconciliation every RECONCILE_EVERY_MINUTES, and its last runs for the operations view. */
@@ -67,6 +73,7 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
         kit,
         checkoutBaseUrl: sandbox.checkoutBaseUrl,
         sandbox,
+        emulatorInProduction: config.productionSigns.length > 0,
         description: 'the embedded sandbox (no money moves), entitlements in memory',
         reconciler,
         close: async () => {
@@ -103,6 +110,7 @@ export async function startBilling({ config, shopUrl, logger }: StartBillingOpti
       kit,
       checkoutBaseUrl: dcb.checkoutBaseUrl,
       sandbox: undefined,
+      emulatorInProduction: false,
       description: `the service's ${dcb.client.environment} environment, entitlements in ${shopStore.description}`,
       reconciler,
       close: async () => {

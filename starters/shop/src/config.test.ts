@@ -17,6 +17,56 @@ describe('readShopConfig', () => {
     expect(readShopConfig({ PORT: '0' }).port).toBe(0);
   });
 
+  it('refuses the embedded sandbox in production (NODE_ENV=production or HOST beyond loopback), listing the DCB_* variables', () => {
+    for (const env of [
+      { NODE_ENV: 'production' },
+      { HOST: '0.0.0.0' },
+      { HOST: '::' },
+      { HOST: '10.0.0.5' },
+    ]) {
+      let error: unknown;
+      try {
+        readShopConfig(env);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, JSON.stringify(env)).toBeInstanceOf(ShopConfigError);
+      const { message } = error as ShopConfigError;
+      for (const name of [
+        'DCB_ENV',
+        'DCB_API_BASE_URL',
+        'DCB_CLIENT_ID',
+        'DCB_CLIENT_SECRET',
+        'DCB_WEBHOOK_SECRET',
+      ]) {
+        expect(message).toContain(`${name}: `);
+      }
+      expect(message).toContain('ALLOW_EMBEDDED_SANDBOX=true');
+    }
+    // Loopback is a developer's machine, whatever its spelling.
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1', '[::1]']) {
+      expect(readShopConfig({ HOST: host })).toMatchObject({ mode: 'embedded-sandbox', productionSigns: [] });
+    }
+    expect(readShopConfig({ NODE_ENV: 'development' })).toMatchObject({ productionSigns: [] });
+  });
+
+  it('runs the embedded sandbox in production only with ALLOW_EMBEDDED_SANDBOX=true, and keeps why', () => {
+    expect(
+      readShopConfig({ NODE_ENV: 'production', HOST: '0.0.0.0', ALLOW_EMBEDDED_SANDBOX: 'true' }),
+    ).toMatchObject({
+      mode: 'embedded-sandbox',
+      productionSigns: ['NODE_ENV=production', 'HOST=0.0.0.0 listens beyond this machine'],
+    });
+    expect(() => readShopConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_SANDBOX: 'false' })).toThrow(
+      ShopConfigError,
+    );
+    expect(() => readShopConfig({ NODE_ENV: 'production', ALLOW_EMBEDDED_SANDBOX: 'yes' })).toThrow(
+      /ALLOW_EMBEDDED_SANDBOX must be true or false; it is "yes"/,
+    );
+    // With DCB_* variables the opt-in changes nothing: the service is used.
+    expect(readShopConfig({ ...SERVICE_ENV, NODE_ENV: 'production', HOST: '0.0.0.0' }).mode).toBe('service');
+  });
+
   it('talks to the service when the DCB_* variables are set', () => {
     const config = readShopConfig(SERVICE_ENV);
     expect(config).toMatchObject({ mode: 'service', dataDir: '.data/sandbox', databaseUrl: undefined });

@@ -1,9 +1,10 @@
-import { configFromEnv, type DcbEnvConfig, isDcbError } from '@dcbkit/core';
+import { configFromEnv, DCB_ENV_VARIABLES, type DcbEnvConfig, isDcbError } from '@dcbkit/core';
 
 /**
  * How the shop runs, read once from the environment at startup:
  * - `embedded-sandbox`: no DCB_* variable is set. The sandbox emulator of the service runs in this
- *   process; nothing leaves the machine and no money moves. This is what `npm start` gives.
+ *   process; nothing leaves the machine and no money moves. This is what `npm start` gives. In
+ *   production (NODE_ENV=production, or HOST beyond loopback) only with ALLOW_EMBEDDED_SANDBOX=true.
  * - `service`: DCB_* variables are set. The shop talks to the real service (its sandbox or its
  *   production environment); every variable it needs must be set and consistent.
  */
@@ -31,6 +32,11 @@ export interface EmbeddedSandboxConfig extends CommonConfig {
   mode: 'embedded-sandbox';
   /** SESSION_SECRET when given; otherwise a random one per run (sessions end with the process). */
   sessionSecret: string | undefined;
+  /**
+   * Why this run counts as production (NODE_ENV=production, HOST beyond loopback), each in words;
+   * empty on a developer's machine. Not empty only with ALLOW_EMBEDDED_SANDBOX=true.
+   */
+  productionSigns: string[];
 }
 
 export interface ServiceConfig extends CommonConfig {
@@ -77,6 +83,10 @@ export const SHOP_ENV_VARIABLES = {
   OPERATOR_PASSWORD:
     'the operations view (/ops): at least 16 characters; without it, random per run on the embedded sandbox and no view otherwise',
   RECONCILE_EVERY_MINUTES: 'minutes between reconciliation runs, 0 (off) to 1440 (default 15)',
+  NODE_ENV:
+    'production in a deployment (the Dockerfile sets it): then the shop refuses to start on the embedded sandbox unless ALLOW_EMBEDDED_SANDBOX=true',
+  ALLOW_EMBEDDED_SANDBOX:
+    'true runs the embedded sandbox (an emulator: no real payment, purchases in memory) even in production (NODE_ENV=production or HOST beyond loopback), for a demo; readiness and every page then say so',
 } as const;
 
 export type ShopVariable = keyof typeof SHOP_ENV_VARIABLES;
@@ -118,8 +128,13 @@ export function readShopConfig(env: Env): ShopConfig {
   // than quietly falling back to the embedded sandbox with half a configuration.
   const talksToService = Object.keys(env).some((name) => name.startsWith('DCB_') && env[name]?.trim());
   if (!talksToService) {
+    const productionSigns = productionSignsOf(read('NODE_ENV'), common.host);
+    const allowed = readAllowEmbeddedSandbox(read('ALLOW_EMBEDDED_SANDBOX'), problems);
+    // The emulator takes any phone number and keeps purchases in memory: a deployment that forgot
+    // its DCB_* variables (a `docker run` without its env file) must stop, not sell make-believe.
+    if (productionSigns.length > 0 && !allowed) problems.push(embeddedSandboxRefusal(productionSigns));
     if (problems.length > 0) throw new ShopConfigError(problems);
-    return { mode: 'embedded-sandbox', ...common, sessionSecret };
+    return { mode: 'embedded-sandbox', ...common, sessionSecret, productionSigns };
   }
 
   let dcb: DcbEnvConfig | undefined;
@@ -159,6 +174,38 @@ export function readShopConfig(env: Env): ShopConfig {
     // One folder per environment: the store records none, and a sandbox purchase must never grant production access.
     dataDir: read('DATA_DIR') ?? `.data/${dcb.client.environment}`,
   };
+}
+
+/** What says this run is a deployment rather than a developer's machine, each in words. */
+function productionSignsOf(nodeEnv: string | undefined, host: string): string[] {
+  const signs: string[] = [];
+  if (nodeEnv === 'production') signs.push('NODE_ENV=production');
+  if (!isLoopback(host)) signs.push(`HOST=${host} listens beyond this machine`);
+  return signs;
+}
+
+/** 127.0.0.0/8, ::1 and localhost reach this machine only; anything else (0.0.0.0, ::, an interface's address) others too. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+function readAllowEmbeddedSandbox(value: string | undefined, problems: string[]): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  problems.push(`ALLOW_EMBEDDED_SANDBOX must be true or false; it is "${value}".`);
+  return false;
+}
+
+/** The refusal: why, then every DCB_* variable that points the shop at the real service, then the opt-in. */
+function embeddedSandboxRefusal(signs: readonly string[]): string {
+  const variables = Object.entries(DCB_ENV_VARIABLES).map(([name, what]) => `    ${name}: ${what}`);
+  return [
+    `No DCB_* variable is set, so the shop would run on its embedded sandbox (an emulator: no real payment, any phone number accepted, purchases kept in memory and lost at every restart), but this looks like production (${signs.join(', ')}).`,
+    '  Point the shop at the billing service with these variables (.env.example lists them), and SESSION_SECRET:',
+    ...variables,
+    '  Or, for a demo that must run on the emulator, set ALLOW_EMBEDDED_SANDBOX=true: /health/ready and every page then say it is the emulator.',
+  ].join('\n');
 }
 
 function readPort(value: string | undefined, problems: string[]): number {

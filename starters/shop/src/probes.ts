@@ -16,11 +16,14 @@ export function liveAnswer(): HealthAnswer {
  * GET /health/ready: `kit.checkReadiness()` (the store answers a read, an access token can be had,
  * each within 5 s), 200 when ready and 503 otherwise. The answer names each check's code only:
  * the probe is public, and an error's message may name a database host; the log has the messages,
- * written when readiness changes rather than on every probe.
+ * written when readiness changes rather than on every probe. `billing` says what answers for the
+ * service: `emulator` (the embedded sandbox, whose purchases are make-believe and kept in memory)
+ * or `service`, so a deployment's monitoring sees a shop left on the emulator.
  */
 export function readinessProbe(
   kit: Pick<DcbKit, 'checkReadiness'>,
   logger: Pick<ShopLogger, 'info' | 'warn'>,
+  billing: 'emulator' | 'service',
 ): () => Promise<HealthAnswer> {
   let wasReady = true;
   return async () => {
@@ -44,6 +47,7 @@ export function readinessProbe(
         ready: readiness.ready,
         store: codeOnly(readiness.store),
         service: codeOnly(readiness.service),
+        billing,
       },
     };
   };

@@ -73,3 +73,19 @@ describe('the sandbox banner against a standalone sandbox', () => {
     expect(page.text).not.toContain('class="sandbox"');
   }, 30_000);
 });
+
+// Issue 54: the emulator's line joins the banner only where production was expected (allowed by
+// ALLOW_EMBEDDED_SANDBOX=true: dockerfile.test.ts); on a developer's machine the banner stays short.
+describe('the banner on the embedded sandbox of a developer’s machine', () => {
+  it('says no money moves, without the emulator’s line', async () => {
+    const { shopUnderTest } = await import('./test-support/shop-under-test.js');
+    const shop = await shopUnderTest();
+    try {
+      const page = (await request(shop.app).get('/').set('accept-language', 'en')).text;
+      expect(page).toContain(`<strong>${translator('en')('site.sandbox')}</strong>`);
+      expect(page).not.toContain('class="emulator"');
+    } finally {
+      await shop.close();
+    }
+  });
+});

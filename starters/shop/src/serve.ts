@@ -11,7 +11,7 @@ import { type RunningShop, startShop } from './start-shop.js';
 export async function serve(stopAsked: Promise<unknown>): Promise<never> {
   try {
     const shop = await startShop();
-    const lines = [`Shop running at ${shop.url}`, `  billing: ${shop.description}`];
+    const lines = [`Shop running at ${shop.url}`, `  billing: ${shop.description}`, ...emulatorWarning(shop)];
     if (shop.sandbox) {
       // The emulator's own pages: its dashboard (and clock controls) and the SMS inbox with the PINs.
       lines.push(
@@ -53,6 +53,14 @@ export async function serve(stopAsked: Promise<unknown>): Promise<never> {
     }
     return process.exit(1);
   }
+}
+
+/** On the emulator in production (allowed by ALLOW_EMBEDDED_SANDBOX=true): said at start, loudly. */
+function emulatorWarning({ config }: RunningShop): string[] {
+  if (config.mode !== 'embedded-sandbox' || config.productionSigns.length === 0) return [];
+  return [
+    `  EMULATOR IN PRODUCTION (${config.productionSigns.join(', ')}; ALLOW_EMBEDDED_SANDBOX=true): no real payment, purchases in memory; set the DCB_* variables to sell.`,
+  ];
 }
 
 /**

@@ -51,7 +51,14 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
   const publicOrigin = new URL(publicUrl).origin;
   const https = new URL(publicUrl).protocol === 'https:';
   // The service's sandbox environment moves no money, whether embedded or a process of its own.
-  const views = createViews({ kit, sandbox: kit.client.environment === 'sandbox' });
+  // The embedded sandbox answers readiness as the emulator; where production was expected (a demo
+  // allowed by ALLOW_EMBEDDED_SANDBOX), every page's banner says so too.
+  const emulator = billing.sandbox !== undefined;
+  const views = createViews({
+    kit,
+    sandbox: kit.client.environment === 'sandbox',
+    emulator: billing.emulatorInProduction === true,
+  });
 
   const pages: ShopRoute[] = [
     ...languageRoutes(),
@@ -73,7 +80,7 @@ export function assembleShop({ billing, publicUrl, sessionSecret, logger, operat
 
   return {
     kit,
-    probes: healthRoutes({ kit, logger }),
+    probes: healthRoutes({ kit, logger, emulator }),
     securityHeaders: securityHeaderOptions({ checkoutBaseUrl, https }),
     // Chart.js only where the operations view is on: with it off, nothing under /ops is served.
     assets: [...staticFileRoutes(), ...(operatorAccess === undefined ? [] : chartLibraryRoutes())],

@@ -36,6 +36,8 @@ export interface PageContext {
   languages: Array<{ code: Language; name: string; href: string; current: boolean }>;
   /** True in the service's sandbox environment (the embedded sandbox or another): the banner says no money moves. */
   sandbox: boolean;
+  /** True on the embedded sandbox in production (ALLOW_EMBEDDED_SANDBOX=true): the banner adds that this shop runs on an emulator, purchases in memory. */
+  emulator: boolean;
   /** A one-time notice (after a cancellation, say), already translated. */
   notice: string | undefined;
   /** The hidden `token` of a state-changing form: a new one per form, bound to the account. */
@@ -55,7 +57,15 @@ export interface Views {
   render(request: ShopRequest, template: string, data?: object, status?: number): ShopAnswer;
 }
 
-export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean }): Views {
+export function createViews({
+  kit,
+  sandbox,
+  emulator,
+}: {
+  kit: DcbKit;
+  sandbox: boolean;
+  emulator: boolean;
+}): Views {
   function context(request: ShopRequest): PageContext {
     const session = request.session.read();
     const lang = pickLanguage(session.lang, request.header('accept-language'));
@@ -75,6 +85,7 @@ export function createViews({ kit, sandbox }: { kit: DcbKit; sandbox: boolean })
         current: code === lang,
       })),
       sandbox,
+      emulator,
       notice: undefined,
       formToken: () => {
         if (!account) throw new Error('formToken needs a signed-in account');

@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import { type CapabilitiesApi, createCapabilitiesApi } from './capabilities.js';
 import { type CreateClientOptions, resolveClientOptions } from './client-options.js';
 import type { Environment } from './environment-guard.js';
@@ -22,6 +23,33 @@ export interface DcbClient {
 }
 
 /**
+ * An environment's credentials as the sandbox hands them out (`sandbox.credentials`,
+ * `approve()`): `{ clientId, clientSecret, webhookSecret }`, spread into createClient as the docs
+ * show. The webhook secret is the webhook handler's, not the client's, but it is no mistake there:
+ * accepted, and unused.
+ */
+interface SpreadCredentials {
+  webhookSecret?: unknown;
+}
+
+/** Every option createClient takes: the compiler holds this list to CreateClientOptions. */
+const CLIENT_OPTIONS: OptionNames<CreateClientOptions & SpreadCredentials> = {
+  environment: true,
+  baseUrl: true,
+  clientId: true,
+  clientSecret: true,
+  fetch: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  maxRetries: true,
+  maxRetryDelayMs: true,
+  logger: true,
+  now: true,
+  sleep: true,
+  webhookSecret: true,
+};
+
+/**
  * The typed client of the service, for the partner's server. Checks its options at once (a
  * client ID of the other environment throws a DcbError `environment_mismatch` before any request), then
  * gets, caches and renews the access token by itself and retries only where the spec allows.
@@ -36,6 +64,7 @@ export interface DcbClient {
  * const payment = await client.payments.create({ mode: 'HOSTED', offerUid, returnUrl });
  */
 export function createClient(options: CreateClientOptions): DcbClient {
+  refuseUnknownOptions('createClient', options, CLIENT_OPTIONS);
   const resolved = resolveClientOptions(options);
   const run = createRequestRunner(resolved);
   const tokenBody = tokenRequestBody(resolved.clientId, resolved.clientSecret);

@@ -27,6 +27,24 @@ const post = (token: string) => ({
 });
 
 describe('createDcbKit: every option checked at once', () => {
+  it('refuses an option it does not know, naming the nearest one (issue 54)', () => {
+    expect(() => kitWith({ histroyRetentionDays: 30 } as Partial<DcbKitConfig>)).toThrow(
+      expect.objectContaining({
+        code: 'unknown_option',
+        details: { option: 'histroyRetentionDays', nearest: 'historyRetentionDays' },
+        message: expect.stringContaining('Did you mean historyRetentionDays?'),
+      }),
+    );
+    // An options object of the client inside the config is the client's to check.
+    expect(() => kitWith({ client: { ...client, retries: 2 } as never })).toThrow(
+      expect.objectContaining({
+        code: 'unknown_option',
+        details: { option: 'retries', nearest: 'maxRetries' },
+        message: expect.stringMatching(/^createClient: retries is not an option/),
+      }),
+    );
+  });
+
   it.each(['javascript:alert(1)', '/billing/return', 'billing/return', 'data:text/html,x'])(
     'refuses returnUrl %j when the kit is made, not when routes are first read',
     (returnUrl) => {

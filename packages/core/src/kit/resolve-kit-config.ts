@@ -3,6 +3,7 @@ import { keptMetricsOf } from '../apply/record-facts.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import type { DcbClient } from '../client/create-client.js';
 import { optionError } from '../errors/option-error.js';
+import { refuseUnknownOptions } from '../errors/unknown-options.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
 import { memoryLedger } from '../ledger/memory-ledger.js';
 import { consoleLogger, type DcbLogger } from '../observability/logger.js';
@@ -15,6 +16,7 @@ import { memoryStore } from '../store/memory-store.js';
 import type { MetricsStore } from '../store/metrics-store.js';
 import type { CreateWebhookHandlerOptions } from '../webhooks/webhook-handler-types.js';
 import { deriveFormSecrets } from './form-secrets.js';
+import { KIT_OPTIONS } from './kit-options.js';
 import type { DcbKitConfig } from './kit-types.js';
 
 /**
@@ -51,6 +53,8 @@ export function resolveKitConfig<Store extends EntitlementStore>(
 ): ResolvedKitConfig<Store> {
   if (typeof config !== 'object' || config === null)
     throw optionError('createDcbKit', 'config', 'is required.');
+  // A misspelt option (histroyRetentionDays) would otherwise be dropped and its default used.
+  refuseUnknownOptions('createDcbKit', config, KIT_OPTIONS);
   const logger = config.logger ?? consoleLogger;
   const offers = isOffers(config.offers) ? config.offers : defineOffers(config.offers);
   // Without a store the kit's Store type is its default, which memoryStore() is.

@@ -1,4 +1,5 @@
 import { optionError } from '../errors/option-error.js';
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import { type Digest, DigestTable } from './digest-table.js';
 import type { Claim, ClaimToken, EventLedger } from './event-ledger.js';
 import { keyDigestInto } from './key-digest.js';
@@ -21,6 +22,14 @@ export interface MemoryLedgerOptions {
 const DUPLICATE: Claim = Object.freeze({ status: 'duplicate' });
 const IN_PROGRESS: Claim = Object.freeze({ status: 'in_progress' });
 
+/** Every option memoryLedger takes: the compiler holds this list to MemoryLedgerOptions. */
+const MEMORY_LEDGER_OPTIONS: OptionNames<MemoryLedgerOptions> = {
+  max: true,
+  ttlMs: true,
+  leaseMs: true,
+  now: true,
+};
+
 /**
  * An in-process EventLedger: bounded, with completed events remembered past the 48-hour delivery
  * window and in-progress claims on a shorter lease. Per process: with several instances behind a
@@ -30,6 +39,7 @@ const IN_PROGRESS: Claim = Object.freeze({ status: 'in_progress' });
  * const ledger = memoryLedger({ max: 200_000 });
  */
 export function memoryLedger(options: MemoryLedgerOptions = {}): EventLedger {
+  refuseUnknownOptions('memoryLedger', options, MEMORY_LEDGER_OPTIONS);
   const { max = 100_000, ttlMs = 72 * HOUR_MS, leaseMs = 60_000, now = () => performance.now() } = options;
   if (!Number.isSafeInteger(max) || max < 1)
     throw optionError('memoryLedger', 'max', 'must be a whole number >= 1.');

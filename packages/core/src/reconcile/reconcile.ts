@@ -3,6 +3,7 @@ import { historyRecorder } from '../apply/history-entry.js';
 import { keptHistoryOf } from '../apply/kept-history.js';
 import { factRecorder, keptMetricsOf } from '../apply/record-facts.js';
 import { optionError } from '../errors/option-error.js';
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import { createBusinessCounters } from '../metrics/business-counters.js';
 import type { DcbLogger } from '../observability/logger.js';
 import { defineOffers, isOffers } from '../offers/define-offers.js';
@@ -23,6 +24,32 @@ import {
 import type { CheckReason, ReconcileReport } from './reconcile-report.js';
 import { reportTally } from './report-tally.js';
 
+/** Every option reconcile takes: the compiler holds this list to ReconcileOptions. */
+const RECONCILE_OPTIONS: OptionNames<ReconcileOptions> = {
+  client: true,
+  store: true,
+  offers: true,
+  on: true,
+  logger: true,
+  now: true,
+  history: true,
+  metrics: true,
+  maxAgeMs: true,
+  concurrency: true,
+  pageSize: true,
+  maxChecks: true,
+  pendingPayments: true,
+  pendingMaxAgeMs: true,
+  maxRateLimitWaits: true,
+  maxRetryAfterMs: true,
+  signal: true,
+  sleep: true,
+  dryRun: true,
+  accountKey: true,
+  accountKeyField: true,
+  accountKeyOfEvent: true,
+};
+
 /**
  * Recovers entitlements whose webhooks were missed (a receiver down past the service's five
  * attempts in 48 hours, say): finds the entitlements that may be stale (see dueReason) and the
@@ -41,6 +68,7 @@ import { reportTally } from './report-tally.js';
 export async function reconcile(options: ReconcileOptions): Promise<ReconcileReport> {
   if (typeof options !== 'object' || options === null)
     throw optionError('reconcile', 'options', 'are required.');
+  refuseUnknownOptions('reconcile', options, RECONCILE_OPTIONS);
   const run = resolveRunOptions(options);
   const { store, client, signal } = options;
   if (

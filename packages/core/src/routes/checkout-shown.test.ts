@@ -59,6 +59,27 @@ describe('the checkout records what the shop showed before consent', () => {
     );
   });
 
+  it('keeps the free trial the page showed: its days and the first charge date, as rendered (issue 54)', async () => {
+    const { store, run } = checkoutWith({
+      shownName: 'Premium',
+      shownPrice: '4.500 TND',
+      shownPeriod: 'per month',
+      shownLanguage: 'en',
+      shownTrialDays: '14',
+      shownFirstCharge: '15 January 2030',
+    });
+    await run();
+    const [pending] = await store.listPendingPaymentsOfAccount('alice');
+    expect(pending?.shown).toEqual({
+      name: 'Premium',
+      price: '4.500 TND',
+      period: 'per month',
+      language: 'en',
+      trial: { days: 14, firstCharge: '15 January 2030' },
+      at: NOW.toISOString(),
+    });
+  });
+
   it('records nothing shown when the form says nothing (a partner page that does not send it)', async () => {
     const { store, run } = checkoutWith({});
     await run();
@@ -71,6 +92,34 @@ describe('the checkout records what the shop showed before consent', () => {
     ['no language', { shownName: 'Unlock', shownPrice: '15.000 TND' }],
     ['a name too long', { shownName: 'x'.repeat(201), shownPrice: '15.000 TND', shownLanguage: 'en' }],
     ['no price', { shownName: 'Unlock', shownLanguage: 'en' }],
+    [
+      'trial days without the first charge',
+      { shownName: 'P', shownPrice: '4.500 TND', shownLanguage: 'en', shownTrialDays: '14' },
+    ],
+    [
+      'a first charge without trial days',
+      { shownName: 'P', shownPrice: '4.500 TND', shownLanguage: 'en', shownFirstCharge: '15 January 2030' },
+    ],
+    [
+      'trial days that are not a count',
+      {
+        shownName: 'P',
+        shownPrice: '4.500 TND',
+        shownLanguage: 'en',
+        shownTrialDays: '2 weeks',
+        shownFirstCharge: 'x',
+      },
+    ],
+    [
+      'no trial days at all',
+      {
+        shownName: 'P',
+        shownPrice: '4.500 TND',
+        shownLanguage: 'en',
+        shownTrialDays: '0',
+        shownFirstCharge: 'x',
+      },
+    ],
   ])('refuses a form that says it badly: %s', async (_case, fields) => {
     const { store, run } = checkoutWith(fields);
     await expect(run()).rejects.toMatchObject({ code: 'invalid_request' });

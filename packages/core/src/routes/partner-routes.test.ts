@@ -4,6 +4,22 @@ import { defineOffers } from '../offers/define-offers.js';
 import { memoryStore } from '../store/memory-store.js';
 import { createPartnerRoutes, type PartnerRoutesOptions } from './partner-routes.js';
 
+/** Options over a client that is never called. */
+function partnerOptions(): PartnerRoutesOptions {
+  return {
+    client: createClient({
+      environment: 'sandbox',
+      baseUrl: 'http://127.0.0.1:1',
+      clientId: 'svc_test_x',
+      clientSecret: 's',
+    }),
+    store: memoryStore(),
+    offers: defineOffers([]),
+    grantSucceededPayment: async () => ({ outcome: 'not_succeeded', entitlement: undefined }),
+    returnUrl: 'https://shop.example/return',
+  };
+}
+
 /** Routes over a client that is never called: these tests stop at the options and the cross-site guard. */
 function routesWith(options: Pick<PartnerRoutesOptions, 'returnUrl' | 'allowedOrigins'>) {
   return createPartnerRoutes({
@@ -31,6 +47,32 @@ function checkoutFrom(routes: ReturnType<typeof routesWith>, origin: string) {
 
 const invalidOption = (option: string) =>
   expect.objectContaining({ code: 'invalid_option', details: { option } });
+
+describe('createPartnerRoutes: its options', () => {
+  it('refuses the old grantFromPayment, naming grantSucceededPayment, before any return page (issue 54)', () => {
+    const { grantSucceededPayment, ...options } = partnerOptions();
+    expect(() =>
+      createPartnerRoutes({ ...options, grantFromPayment: grantSucceededPayment } as never),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'unknown_option',
+        details: { option: 'grantFromPayment', replacement: 'grantSucceededPayment' },
+        message: expect.stringMatching(
+          /^createPartnerRoutes: grantFromPayment is not an option any more: it was renamed grantSucceededPayment\./,
+        ),
+      }),
+    );
+  });
+
+  it('refuses a misspelt option, naming the nearest one', () => {
+    expect(() => createPartnerRoutes({ ...partnerOptions(), formSecrets: ['k'] } as never)).toThrow(
+      expect.objectContaining({
+        code: 'unknown_option',
+        details: { option: 'formSecrets', nearest: 'formSecret' },
+      }),
+    );
+  });
+});
 
 describe('createPartnerRoutes: the return URL', () => {
   it('takes an http(s) return page and allows form posts from its origin only', async () => {

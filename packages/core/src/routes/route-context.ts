@@ -13,7 +13,12 @@ import { type CheckoutLock, createCheckoutLock } from './checkout-lock.js';
 import { type CheckoutRefusals, createCheckoutRefusals } from './checkout-refusals.js';
 import type { FormTokenKeys } from './form-token.js';
 import type { PartnerRoutesOptions } from './partner-route-types.js';
-import { allowedOriginsOf, checkoutBaseUrlOf, formKeysOf } from './route-options.js';
+import {
+  allowedOriginsOf,
+  checkoutBaseUrlOf,
+  formKeysOf,
+  refuseUnknownRouteOptions,
+} from './route-options.js';
 
 /** What every partner route works with: the options resolved once, and the pieces they share. */
 export interface RouteContext {
@@ -42,6 +47,7 @@ export interface RouteContext {
 
 /** The routes' context from their options, checked (a wrong option throws here, at startup). */
 export function routeContextOf(options: PartnerRoutesOptions): RouteContext {
+  refuseUnknownRouteOptions(options);
   const logger = options.logger ?? consoleLogger;
   return {
     client: options.client,

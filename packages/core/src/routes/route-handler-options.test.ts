@@ -50,9 +50,9 @@ describe('checkRouteHandlerOptions', () => {
       checkRouteHandlerOptions('createMyRoutes', { routes, signedInAccount: account, session: account }),
     );
     expect(error.code).toBe('unknown_option');
-    expect(error.details).toEqual({ option: 'session' });
+    expect(error.details).toEqual({ option: 'session', nearest: 'sessionId' });
     expect(error.message).toBe(
-      'createMyRoutes: session is not an option. The options are routes, signedInAccount, sessionId, render, renderError and offersPage.',
+      'createMyRoutes: session is not an option. Did you mean sessionId? The options are routes, signedInAccount, sessionId, render, renderError and offersPage.',
     );
     // Next's handlers take the kit, not the routes.
     const next = refusal(() =>

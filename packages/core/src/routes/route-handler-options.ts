@@ -1,5 +1,5 @@
-import { DcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
+import { type OptionNames, type RenamedOption, refuseUnknownOptions } from '../errors/unknown-options.js';
 
 // The options of every adapter's route maker (createExpressRoutes, createKoaRoutes,
 // createFastifyRoutes, createHonoRoutes, createFetchRoutes, createNextHandlers), checked once
@@ -8,8 +8,11 @@ import { optionError } from '../errors/option-error.js';
 // is not a function"), long after the app started.
 
 /** Options of earlier versions, and the option that replaced each. */
-const RENAMED: Readonly<Record<string, string>> = {
-  accountKey: 'signedInAccount',
+const RENAMED: Readonly<Record<string, RenamedOption>> = {
+  accountKey: {
+    to: 'signedInAccount',
+    hint: "Pass signedInAccount: (request) => the signed-in account's id (your session's user id), or undefined.",
+  },
 };
 
 const SHARED_OPTIONS = ['signedInAccount', 'sessionId', 'render', 'renderError', 'offersPage'] as const;
@@ -70,23 +73,12 @@ export function checkGateOptions(where: string, options: unknown): void {
   checkPage(where, 'redirectTo', given.redirectTo);
 }
 
+/** The maker's option names, in the order its message lists them. */
 function refuseUnknown(where: string, options: object, known: readonly string[]): void {
-  for (const option of Object.keys(options)) {
-    if (known.includes(option)) continue;
-    const replacement = RENAMED[option];
-    if (replacement !== undefined && known.includes(replacement)) {
-      throw new DcbError(
-        'unknown_option',
-        `${where}: ${option} is not an option any more: it was renamed ${replacement}. Pass ${replacement}: (request) => the signed-in account's id (your session's user id), or undefined.`,
-        { details: { option, replacement } },
-      );
-    }
-    throw new DcbError(
-      'unknown_option',
-      `${where}: ${option} is not an option. The options are ${listOf(known)}.`,
-      { details: { option } },
-    );
-  }
+  const names: OptionNames<Record<string, unknown>> = Object.fromEntries(
+    known.map((name) => [name, true] as const),
+  );
+  refuseUnknownOptions(where, options, names, RENAMED);
 }
 
 function checkSignedInAccount(where: string, value: unknown, required: boolean): void {
@@ -108,8 +100,4 @@ function checkPage(where: string, option: string, value: unknown): void {
 
 function isPartnerRoutes(value: unknown): boolean {
   return typeof (value as { checkout?: unknown } | undefined)?.checkout === 'function';
-}
-
-function listOf(names: readonly string[]): string {
-  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -1,12 +1,54 @@
 import { randomBytes } from 'node:crypto';
 import { optionError } from '../errors/option-error.js';
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import { isAcceptedReturnUrl, webOriginOf } from '../schemas/return-url.js';
 import { DEFAULT_FORM_TOKEN_MAX_AGE_MS, type FormTokenKeys } from './form-token.js';
+import type { PartnerRoutesOptions } from './partner-route-types.js';
 
 // The partner routes' options checked once, when the routes are made: a mistake is refused at
 // startup with its fix rather than at the first subscriber's checkout.
 
 const WHERE = 'createPartnerRoutes';
+
+const PARTNER_ROUTES_OPTIONS: OptionNames<PartnerRoutesOptions> = {
+  client: true,
+  store: true,
+  offers: true,
+  grantSucceededPayment: true,
+  returnUrl: true,
+  accountKeyField: true,
+  prefill: true,
+  logger: true,
+  onError: true,
+  allowedOrigins: true,
+  formSecret: true,
+  formTokenMaxAgeMs: true,
+  checkoutBaseUrl: true,
+  now: true,
+  history: true,
+  metrics: true,
+};
+
+/**
+ * Refuses an option createPartnerRoutes does not know. The old `grantFromPayment` above all: passed
+ * as it was, the routes started and the first return page of a succeeded payment threw
+ * "context.grantSucceededPayment is not a function".
+ */
+export function refuseUnknownRouteOptions(options: object): void {
+  if (typeof options !== 'object' || options === null) {
+    throw optionError(
+      WHERE,
+      'options',
+      'are required: { client, store, offers, grantSucceededPayment, returnUrl }.',
+    );
+  }
+  refuseUnknownOptions(WHERE, options, PARTNER_ROUTES_OPTIONS, {
+    grantFromPayment: {
+      to: 'grantSucceededPayment',
+      hint: 'Pass grantSucceededPayment: (payment) => kit.grantFromPayment(payment), or grantFromPayment bound to your store and offers.',
+    },
+  });
+}
 
 /** The form token keys the options describe: a random one per process when none is given. */
 export function formKeysOf(

@@ -74,4 +74,5 @@ export {
   type ReconcileStore,
   type ReleaseLock,
   type ShownOffer,
+  type ShownTrial,
 } from './reconcile-store.js';

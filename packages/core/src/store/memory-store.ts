@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import type { EntitlementStore } from './entitlement-store.js';
 import type { HistoryStore } from './history-store.js';
 import type { LineStore } from './line-store.js';
@@ -13,6 +14,8 @@ export interface MemoryStoreOptions {
   historyLimit?: number;
 }
 
+const MEMORY_STORE_OPTIONS: OptionNames<MemoryStoreOptions> = { historyLimit: true };
+
 /**
  * An in-process EntitlementStore, for development, tests and single-instance apps: entitlements
  * are lost on restart. It keeps reconciliation's bookkeeping, a bounded history and the business
@@ -27,6 +30,7 @@ export interface MemoryStoreOptions {
 export function memoryStore(
   options: MemoryStoreOptions = {},
 ): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore {
+  refuseUnknownOptions('memoryStore', options, MEMORY_STORE_OPTIONS);
   const entitlements = memoryEntitlements();
   return {
     ...memoryHistory(options.historyLimit ?? DEFAULT_MEMORY_HISTORY_LIMIT),

@@ -143,8 +143,21 @@ export interface ShownOffer {
   readonly period?: string | undefined;
   /** The page's language (BCP 47, e.g. "fr"). */
   readonly language: string;
+  /** The free trial the page offered; absent when it showed none (no trial, or one already used). */
+  readonly trial?: ShownTrial | undefined;
   /** When the checkout was started from it (ISO 8601). */
   readonly at: string;
+}
+
+/**
+ * A free trial as the page showed it before consent: its length, and the date of the first charge
+ * in the page's words ("21 December 2026"), since that date is what a complaint turns on.
+ */
+export interface ShownTrial {
+  /** The trial's length in days, as shown. */
+  readonly days: number;
+  /** The first charge's date as shown, e.g. "21 December 2026". */
+  readonly firstCharge: string;
 }
 
 /** A checkout that did not finish, with how it ended (`ended` always set, never SUCCEEDED). */

@@ -12,6 +12,8 @@
 // only through this entry. Every other name here is exported by this entry alone.
 
 export { DcbError, isDcbError } from '../errors/dcb-error.js';
+// Every factory's options checked the same way: adapters, stores and core itself.
+export { type OptionNames, type RenamedOption, refuseUnknownOptions } from '../errors/unknown-options.js';
 export type { HttpAnswer } from '../http/http-answer.js';
 export { memoryLedger } from '../ledger/memory-ledger.js';
 // The routes' type here, not beside createPartnerRoutes in '/node': an adapter on fetch names it,

@@ -1,3 +1,4 @@
+import { refuseUnknownOptions } from '../errors/unknown-options.js';
 import { answerForBodyError } from '../webhooks/body-refusal.js';
 import type { WebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { isBytes, type RawBody } from '../webhooks/raw-body.js';
@@ -64,6 +65,7 @@ export function createFetchWebhook(
   handler: WebhookHandler,
   options: Pick<FetchWebhookOptions, 'mountingHint'> = {},
 ): (request: Request) => Promise<Response> {
+  refuseUnknownOptions('createFetchWebhook', options, { mountingHint: true });
   return (request) => runFetchWebhook(handler, request, options);
 }
 

@@ -5,6 +5,7 @@ import { keptHistoryOf } from '../apply/kept-history.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import { factRecorder, keptMetricsOf, type RecordFacts } from '../apply/record-facts.js';
 import type { SubscriptionsApi } from '../client/subscriptions.js';
+import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from '../http/limits.js';
 import { eventKey as defaultEventKey } from '../ledger/event-key.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
@@ -117,8 +118,33 @@ export function holdingPayments(
   };
 }
 
+/** Every option createWebhookHandler takes: the compiler holds this list to CreateWebhookHandlerOptions. */
+const WEBHOOK_HANDLER_OPTIONS: OptionNames<CreateWebhookHandlerOptions> = {
+  secrets: true,
+  store: true,
+  ledger: true,
+  offers: true,
+  on: true,
+  eventKey: true,
+  maxBodyBytes: true,
+  bodyTimeoutMs: true,
+  toleranceSeconds: true,
+  timeoutMs: true,
+  confirm: true,
+  linePolicy: true,
+  subscriptions: true,
+  logger: true,
+  onError: true,
+  history: true,
+  metrics: true,
+  now: true,
+  accountKeyField: true,
+  accountKeyOfEvent: true,
+};
+
 /** The handler's context from its options, checked (a wrong option throws here, at startup). */
 export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookContext {
+  refuseUnknownOptions('createWebhookHandler', options, WEBHOOK_HANDLER_OPTIONS);
   checkWebhookOptions(options);
   const toleranceSeconds = checkTolerance(options.toleranceSeconds, WHERE);
   const { store, confirm } = options;

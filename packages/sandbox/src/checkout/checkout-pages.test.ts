@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { linkBack, returnParams, useCheckoutWorld } from '../test-support/checkout-world.js';
 import { CheckoutBrowser } from '../testing/checkout-browser.js';
+import { createCheckoutDriver } from '../testing/checkout-driver.js';
 
 const { world, start, newPayment, readPayment, latestPin, deliveredEvents, enterNumber } = useCheckoutWorld();
 
@@ -42,6 +43,45 @@ describe('checkout pages', () => {
     expect((await readPayment(payment.paymentUid)).status).toBe('FAILED');
     expect((await deliveredEvents()).map((event) => event.event)).toEqual(['payment.failed']);
   });
+
+  it.each([
+    [
+      'en',
+      'This line has already had the free trial of this product. (SUB-108)',
+      'You cancelled the payment.',
+    ],
+    [
+      'fr',
+      'Cette ligne a déjà bénéficié de l’essai gratuit de ce produit. (SUB-108)',
+      'Vous avez annulé le paiement.',
+    ],
+    [
+      'ar',
+      'سبق لهذا الخط الاستفادة من الفترة التجريبية المجانية لهذا المنتج. (SUB-108)',
+      'لقد ألغيت عملية الدفع.',
+    ],
+  ])(
+    'after a trial refusal, says why the subscriber gave up, not that they cancelled (%s, issue 54)',
+    async (lang, why, cancelled) => {
+      await start();
+      const line = '+21620000555';
+      const first = await newPayment('offer_premium_monthly');
+      expect(
+        (await createCheckoutDriver(world.sandbox).pay(first.checkoutUrl, { msisdn: line })).status,
+      ).toBe('SUCCEEDED');
+      const second = await newPayment('offer_premium_monthly');
+      const browser = new CheckoutBrowser(world.sandbox.checkoutBaseUrl, lang);
+      const refused = await browser.submit(await browser.open(second.checkoutUrl), '/number', {
+        msisdn: line,
+        network: 'WIFI',
+      });
+      expect(refused.html).toContain('(SUB-108)');
+      const gaveUp = await browser.submit(refused, '/abandon');
+      expect(gaveUp.html).toContain(why);
+      expect(gaveUp.html).not.toContain(cancelled);
+      expect((await readPayment(second.paymentUid)).status).toBe('FAILED');
+    },
+  );
 
   it.each([
     ['ar', 'ar', 'rtl', 'أكّد عملية الدفع'],

@@ -4,7 +4,7 @@ import type { OperatorConfig, SandboxOffer } from '../config/config-schema.js';
 import type { EnvironmentName } from '../config/environment-config.js';
 import type { ConsentSession } from '../consent/consent-session.js';
 import type { Network } from '../operator/consent-methods.js';
-import type { PaymentRecord } from '../records/payment-record.js';
+import type { PaymentFailure, PaymentRecord } from '../records/payment-record.js';
 import type { ConsentMethod } from '../shared/service-types.js';
 import { html, type SafeHtml } from './html.js';
 import type { PageOptions } from './layout.js';
@@ -236,7 +236,7 @@ export function resultPage(payment: PaymentRecord, view: PageContext): PageOptio
   const returnUrl = returnUrlFor(payment);
   const embedded = payment.request.presentation === 'embedded';
   const reason = payment.failure
-    ? html`<p class="error" role="alert">${t.failure[payment.failure.reason]}${payment.failure.code ? ` (${payment.failure.code})` : ''}</p>`
+    ? html`<p class="error" role="alert">${failureText(payment.failure, t)}${payment.failure.code ? ` (${payment.failure.code})` : ''}</p>`
     : '';
   const link = html`<a class="button" id="return" href="${returnUrl}"${embedded ? html` target="_top"` : ''}>${t.returnToMerchant}</a>`;
   const page: PageOptions = { locale, title, body: frame(payment, view, title, html`${reason}${link}`) };
@@ -264,4 +264,17 @@ function safeJson(value: unknown): string {
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * Why a payment failed, in words. A subscriber who gave up after the checkout refused their line
+ * (a trial already used: SUB-108; an item already owned: CAT-109…) did not simply cancel: the
+ * page says the refusal, which is why they gave up, rather than "You cancelled the payment".
+ */
+function failureText(failure: PaymentFailure, t: Messages): string {
+  const { reason, code } = failure;
+  if (reason === 'ABANDONED' && code !== undefined && Object.hasOwn(t.refusal, code)) {
+    return t.refusal[code as keyof Messages['refusal']];
+  }
+  return t.failure[reason];
 }

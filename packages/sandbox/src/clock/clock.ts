@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import { SandboxError } from '../shared/sandbox-error.js';
 import type { ScheduledTask } from './scheduled-task.js';
 import { TaskClock } from './task-clock.js';
@@ -33,6 +34,13 @@ export interface CreateClockOptions {
   onTaskError?: (error: unknown, label: string) => void;
 }
 
+/** Every option createClock takes: the compiler holds this list to CreateClockOptions; another is refused (unknown_option). */
+const CLOCK_OPTIONS: OptionNames<CreateClockOptions> = {
+  start: true,
+  frozen: true,
+  onTaskError: true,
+};
+
 /**
  * Creates the clock a sandbox runs on.
  *
@@ -42,6 +50,8 @@ export interface CreateClockOptions {
  * await clock.advance(60); // runs the webhook retry due in a minute
  */
 export function createClock(options: CreateClockOptions = {}): SandboxClock {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('createClock', options, CLOCK_OPTIONS);
   const frozen = options.frozen ?? false;
   const startMs = options.start === undefined ? Date.now() : new Date(options.start).getTime();
   if (Number.isNaN(startMs)) {

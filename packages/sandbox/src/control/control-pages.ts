@@ -1,4 +1,4 @@
-import { environmentBadge, offerPrice, priceLine } from '../checkout/checkout-pages.js';
+import { environmentBadge, offerPrice, priceLine, startsFreeTrial } from '../checkout/checkout-pages.js';
 import { html, type SafeHtml } from '../checkout/html.js';
 import type { PageOptions } from '../checkout/layout.js';
 import type { Catalog } from '../config/catalog.js';
@@ -53,6 +53,16 @@ function clientCredentials(app: EnvironmentApplication, live: boolean, pending: 
 <br><strong role="alert">Shown once: copy it now. The sandbox keeps only a hash of it and will not show it again.</strong>`;
 }
 
+/**
+ * The dashboard's button for an offer: a free trial charges nothing today, so it says the trial
+ * (as the checkout does), never "Pay" its price.
+ */
+function payLabel(offer: Parameters<typeof priceLine>[0]): string {
+  return startsFreeTrial(offer)
+    ? `Start the ${offer.trialDays}-day free trial in this browser`
+    : `Pay ${offerPrice(offer, 'en')} in this browser`;
+}
+
 /** GET /sandbox: what is configured, and a button per offer to pay for it in this browser. */
 export function dashboardPage(view: DashboardView): PageOptions {
   const { catalog, review, pendingSecrets, environment, apiBaseUrl } = view;
@@ -67,7 +77,7 @@ export function dashboardPage(view: DashboardView): PageOptions {
 ${
   sellable(offer)
     ? html`<form method="post" action="/sandbox/checkout"><input type="hidden" name="offerUid" value="${offer.offerUid}">
-<button type="submit">Pay ${offerPrice(offer, 'en')} in this browser</button></form>
+<button type="submit">${payLabel(offer)}</button></form>
 <form method="post" action="/sandbox/checkout"><input type="hidden" name="offerUid" value="${offer.offerUid}">
 <input type="hidden" name="presentation" value="embedded"><button type="submit" class="secondary">Try the embedded checkout</button></form>`
     : ''

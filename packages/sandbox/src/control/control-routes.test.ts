@@ -13,6 +13,17 @@ afterEach(async () => {
 });
 
 describe('the sandbox dashboard', () => {
+  it('offers a trial by its trial, never "Pay" its price; a paid offer by its price (issue 54)', async () => {
+    receiver = await startWebhookReceiver();
+    sandbox = await startTestSandbox({ webhookUrl: receiver.url });
+    const { html } = await new CheckoutBrowser(sandbox.apiBaseUrl).open(`${sandbox.apiBaseUrl}/sandbox`);
+    const button = (offerUid: string) =>
+      new RegExp(`value="${offerUid}">\\s*<button type="submit">([^<]*)</button>`).exec(html)?.[1];
+    expect(button('offer_premium_monthly')).toBe('Start the 7-day free trial in this browser');
+    expect(button('offer_premium_monthly_paid')).toBe('Pay TND\u00a04.500 in this browser');
+    expect(button('offer_day_pass')).toBe('Pay TND\u00a01.000 in this browser');
+  });
+
   it('lets a person pay for each default offer in a browser, and the receiver gets it signed', async () => {
     receiver = await startWebhookReceiver();
     sandbox = await startTestSandbox({ webhookUrl: receiver.url });

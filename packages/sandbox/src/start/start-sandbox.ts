@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import { createClock, type SandboxClock } from '../clock/clock.js';
 import type { SandboxConfig, SandboxConfigInput } from '../config/config-schema.js';
 import { configForEnvironment, type EnvironmentConfig, initiallyLive } from '../config/environment-config.js';
@@ -77,6 +78,23 @@ function withWebhookUrl<Config extends SandboxConfig | EnvironmentConfig>(
   };
 }
 
+/** Every option startSandbox takes: the compiler holds this list to StartSandboxOptions; another is refused (unknown_option). */
+const START_SANDBOX_OPTIONS: OptionNames<StartSandboxOptions> = {
+  port: true,
+  host: true,
+  controlToken: true,
+  config: true,
+  clock: true,
+  webhookUrl: true,
+  production: true,
+  statePath: true,
+  fetch: true,
+  log: true,
+  signatureTime: true,
+  holdPaymentCreation: true,
+  onApiAnswer: true,
+};
+
 /**
  * Starts the sandbox: the service's API, its checkout host, a mock operator and signed webhook
  * delivery, for the sandbox environment and an emulated production environment, each on its own
@@ -89,6 +107,8 @@ function withWebhookUrl<Config extends SandboxConfig | EnvironmentConfig>(
  * await sandbox.close();
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('startSandbox', options, START_SANDBOX_OPTIONS);
   const log = options.log ?? (() => {});
   const config = resolveSandboxConfig(options.config);
   if (config.applications.length === 0) {

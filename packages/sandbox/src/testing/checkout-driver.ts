@@ -1,4 +1,5 @@
 import type { PaymentStatus } from '@dcbkit/core';
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import type { BrowserPage } from './checkout-browser.js';
 import { SandboxCheckoutError } from './checkout-error.js';
 import {
@@ -35,6 +36,12 @@ export interface FailOptions extends PayOptions {
   because: FailureCause;
 }
 
+/** Every option createCheckoutDriver takes: the compiler holds this list to CheckoutDriverOptions; another is refused (unknown_option). */
+const CHECKOUT_DRIVER_OPTIONS: OptionNames<CheckoutDriverOptions> = {
+  locale: true,
+  fetch: true,
+};
+
 /**
  * Pays, fails or abandons payments on the sandbox's checkout pages over HTTP, as a subscriber
  * without JavaScript would: number, consent by PIN (read from the sandbox's SMS inbox), network
@@ -48,6 +55,8 @@ export interface FailOptions extends PayOptions {
  * expect(outcome.status).toBe('SUCCEEDED');
  */
 export function createCheckoutDriver(target: SandboxTarget, options: CheckoutDriverOptions = {}) {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('createCheckoutDriver', options, CHECKOUT_DRIVER_OPTIONS);
   const base = (typeof target === 'string' ? target : target.apiBaseUrl).replace(/\/+$/, '');
   const control = sandboxControlClient(base, options.fetch ?? globalThis.fetch);
   const walk: CheckoutWalk = { control, locale: options.locale ?? 'en' };

@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import { AppVisitor, describeAnswer } from './app-visitor.js';
 import type { PartnerCheckHeaders } from './partner-check-options.js';
 
@@ -17,6 +18,15 @@ export interface FormSignInOptions {
   timeoutMs?: number;
 }
 
+/** Every option signInWithForm takes: the compiler holds this list to FormSignInOptions; another is refused (unknown_option). */
+const FORM_SIGN_IN_OPTIONS: OptionNames<FormSignInOptions> = {
+  appUrl: true,
+  path: true,
+  fields: true,
+  page: true,
+  timeoutMs: true,
+};
+
 /**
  * A `signIn` for `runPartnerCheck` (and `dcbkit-sandbox check --config`) that signs an account in
  * through the app's own sign-in form, as a browser does: reads the form on `page` when given,
@@ -29,6 +39,8 @@ export interface FormSignInOptions {
 export function signInWithForm(
   options: FormSignInOptions,
 ): (accountKey: string) => Promise<PartnerCheckHeaders> {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('signInWithForm', options, FORM_SIGN_IN_OPTIONS);
   const appUrl = new URL(options.appUrl);
   return async (accountKey) => {
     const visitor = new AppVisitor(appUrl, accountKey, {}, options.timeoutMs ?? 10_000);

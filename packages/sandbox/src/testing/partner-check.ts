@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import type { ChaosSettingsInput } from '../config/chaos-settings.js';
 import {
   deliveryResult,
@@ -55,6 +56,21 @@ function checkoutResult(run: CheckRun): PartnerCheckResult {
   return passed('checkout', `${run.purchases.length} purchases ${through}.`);
 }
 
+/** Every option runPartnerCheck takes: the compiler holds this list to PartnerCheckOptions; another is refused (unknown_option). */
+const PARTNER_CHECK_OPTIONS: OptionNames<PartnerCheckOptions> = {
+  sandbox: true,
+  appUrl: true,
+  signIn: true,
+  purchaseThrough: true,
+  appClock: true,
+  formFields: true,
+  products: true,
+  paths: true,
+  accounts: true,
+  seed: true,
+  requestTimeoutMs: true,
+};
+
 /**
  * The partner's own check: a test to add to CI that proves an app's integration against a
  * running sandbox, whatever its framework. It speaks HTTP to the app only: it buys through the
@@ -80,6 +96,8 @@ function checkoutResult(run: CheckRun): PartnerCheckResult {
  * });
  */
 export async function runPartnerCheck(options: PartnerCheckOptions): Promise<PartnerCheckReport> {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('runPartnerCheck', options, PARTNER_CHECK_OPTIONS);
   const resolved = resolvePartnerCheckOptions(options);
   const { sandbox, seed } = resolved;
   const previousChaos = sandbox.chaos();

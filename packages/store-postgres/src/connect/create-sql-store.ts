@@ -1,4 +1,5 @@
 import type { OnceStore } from '@dcbkit/core/store';
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import { resolveLedgerOptions, type SqlLedgerOptions } from '../ledger/ledger-options.js';
 import { type SqlEventLedger, sqlEventLedger } from '../ledger/sql-event-ledger.js';
@@ -29,6 +30,15 @@ export interface SqlStore {
   close(): Promise<void>;
 }
 
+/** Every option createSqlStore takes: the compiler holds this list to SqlStoreOptions. */
+const CREATE_SQL_STORE_OPTIONS: OptionNames<SqlStoreOptions> = {
+  schema: true,
+  tablePrefix: true,
+  leaseMs: true,
+  retentionMs: true,
+  durableLedger: true,
+};
+
 /**
  * The store and ledger over any SqlExecutor: `postgresStore` and `pgliteStore` call it with their
  * adapters. Use it directly for a driver of your own.
@@ -41,6 +51,8 @@ export function createSqlStore(executor: SqlExecutor, options: SqlStoreOptions =
   if (typeof executor?.transaction !== 'function') {
     throw new TypeError('createSqlStore: pass a SqlExecutor (fromPg(pool) or fromPglite(db)).');
   }
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('createSqlStore', options, CREATE_SQL_STORE_OPTIONS);
   const names = tableNames(options);
   const ledger = sqlEventLedger(executor, names, resolveLedgerOptions(options));
   const sql = storeStatements(names);

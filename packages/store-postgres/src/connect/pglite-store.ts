@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { fromPglite, type PgliteLike } from '../executor/from-pglite.js';
 import type { MigrateResult } from '../schema/migrate.js';
@@ -24,6 +25,18 @@ export interface PgliteStore extends SqlStore {
 
 type PgliteModule = { PGlite: { create(dataDir?: string): Promise<PgliteLike> } };
 
+/** Every option pgliteStore takes: the compiler holds this list to PgliteStoreOptions. */
+const PGLITE_STORE_OPTIONS: OptionNames<PgliteStoreOptions> = {
+  db: true,
+  dataDir: true,
+  migrate: true,
+  schema: true,
+  tablePrefix: true,
+  leaseMs: true,
+  retentionMs: true,
+  durableLedger: true,
+};
+
 /**
  * Entitlements and the event ledger in PGlite: PostgreSQL compiled to WebAssembly, running in
  * your process over a data folder. The same SQL and migrations as `postgresStore`, for a single
@@ -37,6 +50,8 @@ type PgliteModule = { PGlite: { create(dataDir?: string): Promise<PgliteLike> } 
  * await dcbStore.close();
  */
 export async function pgliteStore(options: PgliteStoreOptions = {}): Promise<PgliteStore> {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('pgliteStore', options, PGLITE_STORE_OPTIONS);
   const { db, dataDir, migrate = true, ...rest } = options;
   if (db !== undefined && dataDir !== undefined) {
     throw new StorePostgresError('pgliteStore', 'dataDir', 'goes without db: pass one or the other.');

@@ -1,3 +1,4 @@
+import { type OptionNames, refuseUnknownOptions } from '@dcbkit/core/web';
 import { StorePostgresError } from '../errors/store-postgres-error.js';
 import { fromPg, type PgPoolLike } from '../executor/from-pg.js';
 import { lazyPgPool } from '../executor/lazy-pg-pool.js';
@@ -20,6 +21,19 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
   prepareStatements?: boolean;
 }
 
+/** Every option postgresStore takes: the compiler holds this list to PostgresStoreOptions. */
+const POSTGRES_STORE_OPTIONS: OptionNames<PostgresStoreOptions> = {
+  pool: true,
+  connectionString: true,
+  maxConnections: true,
+  prepareStatements: true,
+  schema: true,
+  tablePrefix: true,
+  leaseMs: true,
+  retentionMs: true,
+  durableLedger: true,
+};
+
 /**
  * Entitlements and the event ledger in PostgreSQL, shared by every instance of your app: each
  * webhook event has exactly one effect even when copies reach several instances at once. Run
@@ -33,6 +47,8 @@ export interface PostgresStoreOptions extends SqlStoreOptions {
  * await dcbStore.close();
  */
 export function postgresStore(options: PostgresStoreOptions): SqlStore {
+  if (typeof options === 'object' && options !== null)
+    refuseUnknownOptions('postgresStore', options, POSTGRES_STORE_OPTIONS);
   const { pool, connectionString, maxConnections, prepareStatements, ...rest } =
     options ?? ({} as PostgresStoreOptions);
   const executorOptions = prepareStatements === undefined ? {} : { prepare: prepareStatements };

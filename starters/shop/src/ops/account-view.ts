@@ -41,6 +41,11 @@ export interface AccountView {
     failureCode: string | undefined;
     shown: string | undefined;
   }>;
+  /**
+   * The phone lines (the service's `subscriberUid`) the account paid from, as its entitlements and
+   * ended checkouts name them, sorted: each links to its line page (who else holds what on it).
+   */
+  lines: string[];
   /** False when the store keeps no history: the tables would always be empty. */
   historyKept: boolean;
   /** True when the service was read (`kit.explain` with `read: true`). */
@@ -123,7 +128,7 @@ export function accountView(explanation: AccessExplanation, words: Words, offers
       offer: offers.get(payment.offerUid),
       recordedAt: payment.recordedAt,
       expiresAt: payment.expiresAt ?? '',
-      shown: shownLine(payment.shown),
+      shown: shownLine(payment.shown, words),
     })),
     ended: explanation.endedPayments.map((payment) => ({
       paymentUid: payment.paymentUid,
@@ -133,15 +138,34 @@ export function accountView(explanation: AccessExplanation, words: Words, offers
       status: words.t(`ops.ended.${payment.ended.status}`),
       reason: words.t(`return.reason.${paymentReason(payment.ended.status, payment.ended.failureCode)}`),
       failureCode: payment.ended.failureCode,
-      shown: shownLine(payment.shown),
+      shown: shownLine(payment.shown, words),
     })),
+    lines: linesOf(explanation),
     historyKept: explanation.historyKept,
     read,
   };
 }
 
-/** "Full unlock · 15.000 TND · One-time (en)": the offer as the page showed it, in the page's own words. */
-function shownLine(shown: ShownOffer | undefined): string | undefined {
+/** Every line the account's entitlements and ended checkouts name, once each, sorted. */
+function linesOf(explanation: AccessExplanation): string[] {
+  const lines = new Set<string>();
+  for (const { entitlement } of explanation.products) {
+    if (entitlement?.subscriberUid) lines.add(entitlement.subscriberUid);
+  }
+  for (const payment of explanation.endedPayments) {
+    if (payment.ended.subscriberUid) lines.add(payment.ended.subscriberUid);
+  }
+  return [...lines].sort();
+}
+
+/**
+ * "Full unlock · 15.000 TND · One-time (en)": the offer as the page showed it, in the page's own
+ * words; then the free trial it offered, if any ("free trial shown: 14 days, first charge on …"),
+ * the first charge's date as the page wrote it: what a complaint about a charge turns on.
+ */
+function shownLine(shown: ShownOffer | undefined, words: Words): string | undefined {
   if (shown === undefined) return undefined;
-  return `${[shown.name, shown.price, shown.period].filter(Boolean).join(' · ')} (${shown.language})`;
+  const offer = `${[shown.name, shown.price, shown.period].filter(Boolean).join(' · ')} (${shown.language})`;
+  if (shown.trial === undefined) return offer;
+  return `${offer} · ${words.t('ops.account.shownTrial', { days: shown.trial.days, date: shown.trial.firstCharge })}`;
 }

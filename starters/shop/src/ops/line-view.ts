@@ -1,5 +1,4 @@
 import type { DcbKit } from '@dcbkit/core';
-import { isHistoryStore } from '@dcbkit/core/store';
 import type { PageContext } from '../views.js';
 import { stateText } from './history-rows.js';
 
@@ -57,26 +56,4 @@ export async function lineView(kit: DcbKit, subscriberUid: string, words: Naming
     })),
     paysTwice: explained.paysTwice.map((twice) => ({ ...twice, name: nameOf(twice.productUid) })),
   };
-}
-
-/** How far back the banner looks for lines that paid twice: the latest history entries of everyone. */
-const RECENT_ENTRIES = 500;
-
-/**
- * The lines the banner names: those a recent `line_pays_twice` history entry names and that
- * still pay twice now (`kit.explainLine`), so that one fixed (a subscription cancelled and
- * ended) leaves the banner. From the store, so every instance shows the same.
- */
-export async function linesPayingTwice(kit: DcbKit): Promise<string[]> {
-  const { store } = kit;
-  if (!isHistoryStore(store)) return [];
-  const recent = await store.listHistory({ limit: RECENT_ENTRIES });
-  const named = new Set<string>();
-  for (const entry of recent) {
-    if (entry.decision === 'line_pays_twice' && entry.subscriberUid) named.add(entry.subscriberUid);
-  }
-  const still = await Promise.all(
-    [...named].map(async (line) => ((await kit.explainLine(line)).paysTwice.length > 0 ? line : undefined)),
-  );
-  return still.filter((line): line is string => line !== undefined).sort();
 }

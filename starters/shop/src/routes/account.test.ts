@@ -128,4 +128,31 @@ describe('a resumed free trial', () => {
       expect(page).toContain(change);
     },
   );
+
+  it.each<[Language, RegExp, string]>([
+    [
+      'en',
+      /Your free trial goes on: nothing is charged before [^<]+, when the first charge of TND 4\.500 per month comes\./,
+      'It renews again',
+    ],
+    [
+      'fr',
+      /Votre essai gratuit continue : rien n’est prélevé avant le [^<]+, date du premier prélèvement de 4,500 TND/,
+      'Il se renouvelle',
+    ],
+    ['ar', /تستمر تجربتك المجانية: لا يُخصم شيء قبل [^<]+، موعد أول خصم بقيمة/, 'سيتجدد مرة أخرى'],
+  ])(
+    'resuming during the trial in %s says the first charge date, not a renewal (issue 54)',
+    async (lang, says, renews) => {
+      await act('cancel', { when: 'PERIOD_END' });
+      try {
+        await customer.get(`/language?lang=${lang}&next=/account`);
+        const page = textOf(await customer.get(`/account/subscriptions/${subscriptionUid}/resume`));
+        expect(page).toMatch(says);
+        expect(page).not.toContain(renews);
+      } finally {
+        await act('resume');
+      }
+    },
+  );
 });

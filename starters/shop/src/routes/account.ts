@@ -7,6 +7,7 @@ import {
   hasAccess,
   subscriptionActions,
 } from '@dcbkit/core';
+import { accountPaysTwice } from '../line-pays-twice.js';
 import { paymentReason } from '../payment-reason.js';
 import type { Views } from '../views.js';
 import type { ShopRequest } from '../web/shop-request.js';
@@ -30,10 +31,13 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
   async function accountPage(request: ShopRequest) {
     const now = kit.now();
     const account = accountKeyOf(request) ?? '';
-    const [entitlements, open, endedUnpaid] = await Promise.all([
+    const [entitlements, open, endedUnpaid, paysTwice] = await Promise.all([
       kit.store.listByAccount(account),
       kit.pendingPayments(account),
       kit.endedPayments(account),
+      // The subscriber's line charged twice for one product (another account on the same phone):
+      // told here, through the path that tells the operator, with a way to cancel their own.
+      accountPaysTwice(kit, account),
     ]);
     // Checkouts started and not finished: continue or cancel them here.
     const pending = open.map((payment) => ({ ...payment, offer: kit.offers.get(payment.offerUid) }));
@@ -83,7 +87,18 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
           },
         ];
       });
-    return views.render(request, 'account', { products, subscriptions, purchases, pending, ended });
+    const linePaysTwice = paysTwice.map((twice) => ({
+      ...twice,
+      offer: kit.offers.forProduct(twice.productUid)[0],
+    }));
+    return views.render(request, 'account', {
+      products,
+      subscriptions,
+      purchases,
+      pending,
+      ended,
+      linePaysTwice,
+    });
   }
 
   /** The confirmation page of one action, for a subscription of this account only. */
@@ -94,11 +109,16 @@ export function accountRoutes({ kit, views }: { kit: DcbKit; views: Views }): Sh
       return views.render(request, 'error', { kind: 'error.notFound' }, 404);
     }
     const verb = action === 'resume' ? 'resume' : 'cancel';
+    // Resumed during its free trial, a subscription goes back to the trial: what comes next is the
+    // first charge at the trial's end, not a renewal.
+    const { trialEndsAt } = entitlement;
+    const inTrial = trialEndsAt !== null && Date.parse(trialEndsAt) > kit.now().getTime();
     return views.render(request, 'confirm', {
       action,
       when: action === 'resume' ? undefined : action,
       offer: offerOf(entitlement),
       endsAt: views.context(request).date(accessEndsAt(entitlement)),
+      firstCharge: action === 'resume' && inTrial ? views.context(request).date(trialEndsAt) : undefined,
       formAction: `/account/subscriptions/${encodeURIComponent(uid)}/${verb}`,
     });
   }

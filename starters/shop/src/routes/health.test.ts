@@ -24,7 +24,13 @@ describe('the health endpoints', () => {
     const response = await probe('/health/ready');
     expect(response.status).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(response.body).toEqual({ ready: true, store: { ok: true }, service: { ok: true } });
+    // The embedded sandbox answers for the service: readiness says it is the emulator.
+    expect(response.body).toEqual({
+      ready: true,
+      store: { ok: true },
+      service: { ok: true },
+      billing: 'emulator',
+    });
   });
 
   it('answers /health/ready with 503 when the store fails, naming the code but not the message', async () => {
@@ -41,6 +47,7 @@ describe('the health endpoints', () => {
         ready: false,
         store: { ok: false, code: 'error' },
         service: { ok: true },
+        billing: 'emulator',
       });
       expect(body).not.toContain('db.internal');
     } finally {

@@ -4,6 +4,8 @@ import { movedPermanently } from '../web/shop-answer.js';
 import type { ShopRoute } from '../web/shop-route.js';
 import { accountKeyOf } from './auth.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /**
  * The offers page: name, price (with the currency's minor unit), billing period and trial of
  * each offer, shown before any checkout button, as the service requires of partners; for a
@@ -29,6 +31,10 @@ export function offersRoutes({
         const standings = account === undefined ? undefined : await kit.offerStandings(account);
         return views.render(request, 'offers', {
           offers: kit.offers.listed,
+          // A trial's first charge, when it would fall for a checkout started now: the page says the
+          // date, and the checkout form sends it for the record kept with the payment.
+          firstChargeOf: (trialDays: number) =>
+            new Date(kit.now().getTime() + trialDays * DAY_MS).toISOString(),
           standings,
           // The access gate sends visitors here with ?product=… when they lack it.
           needsProduct: typeof request.query.product === 'string',

@@ -1,8 +1,9 @@
 import type { DcbKit } from '@dcbkit/core';
+import { linesPayingTwice } from '../line-pays-twice.js';
 import type { ShopLogger } from '../logger.js';
 import { businessCsvDownload, businessPage } from '../ops/business-page.js';
 import { checkoutRecordDownload } from '../ops/checkout-record-download.js';
-import { linesPayingTwice, lineView, subscriberUidFrom } from '../ops/line-view.js';
+import { lineView, subscriberUidFrom } from '../ops/line-view.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
 import {
   accountKeyFrom,

@@ -130,6 +130,8 @@ export const reconcileChecks: readonly ConformanceCheck<ReconcilingStore>[] = [
           price: '15.000 د.ت',
           period: 'مرة واحدة',
           language: 'ar',
+          // The free trial it offered: its length and the first charge's date as the page said it.
+          trial: { days: 14, firstCharge: '15 يناير 2030' },
           at: '2030-01-01T00:00:00.000Z',
         },
       };
