@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SHOP_TESTS = 'starters/shop/src/**/*.test.ts';
+// As the shop's own vitest.config.ts: one PGlite folder made per run, copied by its tests.
+const SHOP_SETUP = fromRoot('./starters/shop/src/test-support/migrated-data-folder-setup.ts');
 // Vite's own server conditions, with `koa` first.
 const KOA_CONDITIONS = ['koa', 'module', 'node', 'development|production'];
 
@@ -42,13 +44,18 @@ export default defineConfig({
       },
       // The shop template's own tests, once per framework: `#framework` (starters/shop/package.json)
       // is Express's part of the app by default and Koa's under the `koa` condition.
-      { extends: true, test: { name: 'shop-express', include: [SHOP_TESTS] } },
+      { extends: true, test: { name: 'shop-express', include: [SHOP_TESTS], globalSetup: [SHOP_SETUP] } },
       {
         extends: true,
         resolve: { conditions: KOA_CONDITIONS },
         ssr: { resolve: { conditions: KOA_CONDITIONS } },
         // main.test.ts starts `src/main.ts` in a child process: NODE_OPTIONS gives it the condition.
-        test: { name: 'shop-koa', include: [SHOP_TESTS], env: { NODE_OPTIONS: '--conditions=koa' } },
+        test: {
+          name: 'shop-koa',
+          include: [SHOP_TESTS],
+          globalSetup: [SHOP_SETUP],
+          env: { NODE_OPTIONS: '--conditions=koa' },
+        },
       },
     ],
   },
