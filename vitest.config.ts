@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { SlowestFilesReporter } from './test/support/slowest-files-reporter.js';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SHOP_TESTS = 'starters/shop/src/**/*.test.ts';
@@ -34,6 +36,11 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // After the summary, the ten slowest files: the next one to turn slow shows in every run.
+    reporters: ['default', new SlowestFilesReporter(10)],
+    // vitest's default, a worker fewer than the cores, runs one file at a time on two cores, while
+    // the slowest files mostly wait on npm, Chromium, PostgreSQL or a child process.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -44,7 +51,11 @@ export default defineConfig({
       },
       // The shop template's own tests, once per framework: `#framework` (starters/shop/package.json)
       // is Express's part of the app by default and Koa's under the `koa` condition.
-      { extends: true, test: { name: 'shop-express', include: [SHOP_TESTS], globalSetup: [SHOP_SETUP] } },
+      // Its files share their worker's modules, as in the shop's own vitest.config.ts.
+      {
+        extends: true,
+        test: { name: 'shop-express', include: [SHOP_TESTS], globalSetup: [SHOP_SETUP], isolate: false },
+      },
       {
         extends: true,
         resolve: { conditions: KOA_CONDITIONS },
@@ -54,6 +65,7 @@ export default defineConfig({
           name: 'shop-koa',
           include: [SHOP_TESTS],
           globalSetup: [SHOP_SETUP],
+          isolate: false,
           env: { NODE_OPTIONS: '--conditions=koa' },
         },
       },
