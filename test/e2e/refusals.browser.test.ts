@@ -17,11 +17,17 @@ const DECLINED = '+21620000103';
 // payment to expire; his day pass is declined by the operator (PAY-103); another day pass he
 // leaves to expire. Once the service expired them and the operator reconciled the account, each
 // shows its reason, in English, French and Arabic, every page checked by axe.
-// The starters are twins: the same walk on each.
-describe.runIf(chromiumAvailable).each(SHOPS)(
-  'checkouts that did not finish, on the $name starter',
-  (starter) => {
-    let browser: Browser;
+// The starters are twins: the same walk on each, in one Chromium.
+describe.runIf(chromiumAvailable)('checkouts that did not finish', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  describe.each(SHOPS)('on the $name starter', (starter) => {
     let shop: Awaited<ReturnType<(typeof SHOPS)[number]['startShop']>>;
     let sandbox: Sandbox;
     let password: string;
@@ -65,7 +71,6 @@ describe.runIf(chromiumAvailable).each(SHOPS)(
     }
 
     beforeAll(async () => {
-      browser = await launchChromium();
       shop = await starter.startShop({ env: {}, port: 0, logLevel: 'silent' });
       if (!shop.sandbox || !shop.operatorAccess) throw new Error('the shop should run the embedded sandbox');
       sandbox = shop.sandbox;
@@ -105,7 +110,6 @@ describe.runIf(chromiumAvailable).each(SHOPS)(
     afterAll(async () => {
       for (const context of contexts) await context.close();
       await shop?.close();
-      await browser?.close();
     });
 
     it.each(LANGUAGES)(
@@ -214,5 +218,5 @@ describe.runIf(chromiumAvailable).each(SHOPS)(
       });
       expect(refused.status()).not.toBe(200);
     });
-  },
-);
+  });
+});

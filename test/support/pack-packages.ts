@@ -1,7 +1,8 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -50,6 +51,19 @@ export function npmInstall(folder: string, args: readonly string[], timeoutMs: n
   execFileSync('npm', ['install', ...args, '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: folder,
     stdio: 'ignore',
+    timeout: timeoutMs,
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
+}
+
+/** npmInstall without blocking: several apps' installs wait on the registry at once. */
+export async function npmInstallAsync(
+  folder: string,
+  args: readonly string[],
+  timeoutMs: number,
+): Promise<void> {
+  await promisify(execFile)('npm', ['install', ...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: folder,
     timeout: timeoutMs,
     env: { ...process.env, npm_config_update_notifier: 'false' },
   });

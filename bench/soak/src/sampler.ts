@@ -24,9 +24,13 @@ export interface Sample {
 
 export const SAMPLE_EVERY_MS = 10_000;
 
-/** Every 10 s: the proxy's window (rate, route latencies), each instance's RSS and loop delay, PostgreSQL's connections. */
+/**
+ * Every `everyMs` (10 s by default): the proxy's window (rate, route latencies), each instance's
+ * RSS and loop delay, PostgreSQL's connections.
+ */
 export function startSampler(options: {
   startedAt: number;
+  everyMs?: number;
   traffic: TrafficLog;
   instances: readonly ShopInstance[];
   database: SoakDatabase;
@@ -64,7 +68,7 @@ export function startSampler(options: {
   };
   const timer = setInterval(() => {
     running = running.then(sample).catch(() => {});
-  }, SAMPLE_EVERY_MS);
+  }, options.everyMs ?? SAMPLE_EVERY_MS);
   return {
     samples,
     async stop() {

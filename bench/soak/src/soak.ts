@@ -35,8 +35,10 @@ export interface SoakOptions {
   logDir?: string;
   /** Leaves the soak's database in place at the end, to read what the shop kept (the report names it). */
   keepDatabase?: boolean;
-  /** Overrides the fault schedule (tests squeeze it into a minute). */
+  /** Overrides the fault schedule (tests squeeze it into half a minute). */
   plan?: Partial<FaultPlan>;
+  /** How often the sampler reads rates, latencies and memory; default 10 s (a short run needs more). */
+  sampleEveryMs?: number;
 }
 
 export interface SoakResult {
@@ -120,7 +122,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 
     const startedAt = Date.now();
     traffic.restart(startedAt);
-    const sampler = startSampler({ startedAt, traffic, instances, database });
+    const sampler = startSampler({
+      startedAt,
+      traffic,
+      instances,
+      database,
+      ...(options.sampleEveryMs !== undefined ? { everyMs: options.sampleEveryMs } : {}),
+    });
     const killed = instances[0];
     if (killed === undefined) throw new Error('at least one instance');
     const faults = runFaults({

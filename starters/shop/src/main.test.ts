@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startSandbox } from '@dcbkit/sandbox';
 import { describe, expect, it } from 'vitest';
+import { copyOfMigratedDataFolder } from './test-support/migrated-data-folder.js';
 
 const STARTER = fileURLToPath(new URL('..', import.meta.url));
 // Node's options of this run, if any, for `src/main.ts` too (in the dcbkit repository, the
@@ -68,6 +69,7 @@ describe('npm start with an incomplete configuration', () => {
 describe('npm start with credentials the service refuses', () => {
   it('prints the failure once, the variable to fix first, and no JSON line with a stack', async () => {
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+    const dataDir = await copyOfMigratedDataFolder(join(tmpdir(), `shop-refused-${process.pid}`));
     try {
       const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: STARTER,
@@ -80,7 +82,7 @@ describe('npm start with credentials the service refuses', () => {
           DCB_CLIENT_SECRET: 'not-the-secret',
           DCB_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
           SESSION_SECRET: 'x'.repeat(40),
-          DATA_DIR: join(tmpdir(), `shop-refused-${process.pid}`),
+          DATA_DIR: dataDir,
           PORT: '0',
         },
       });
@@ -100,7 +102,7 @@ describe('npm start with credentials the service refuses', () => {
       expect(printed).not.toMatch(/^\s+at /m);
     } finally {
       await sandbox.close();
-      await rm(join(tmpdir(), `shop-refused-${process.pid}`), { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     }
   }, 30_000);
 });
@@ -108,6 +110,7 @@ describe('npm start with credentials the service refuses', () => {
 describe('npm start on the service', () => {
   it('says which checkout host buyers are sent to, and the command that checks it', async () => {
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+    const dataDir = await copyOfMigratedDataFolder(join(tmpdir(), `shop-banner-${process.pid}`));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: STARTER,
       env: {
@@ -120,7 +123,7 @@ describe('npm start on the service', () => {
         DCB_CLIENT_SECRET: sandbox.credentials.clientSecret,
         DCB_WEBHOOK_SECRET: sandbox.credentials.webhookSecret,
         SESSION_SECRET: 'x'.repeat(40),
-        DATA_DIR: join(tmpdir(), `shop-banner-${process.pid}`),
+        DATA_DIR: dataDir,
         RECONCILE_EVERY_MINUTES: '0',
         PORT: '0',
       },
@@ -144,7 +147,7 @@ describe('npm start on the service', () => {
         await exited;
       }
       await sandbox.close();
-      await rm(join(tmpdir(), `shop-banner-${process.pid}`), { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
 });

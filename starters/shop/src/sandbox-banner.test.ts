@@ -9,6 +9,7 @@ import { type Billing, startBilling } from './billing.js';
 import { readShopConfig } from './config.js';
 import { translator } from './i18n.js';
 import { createLogger } from './logger.js';
+import { copyOfMigratedDataFolder } from './test-support/migrated-data-folder.js';
 
 // The banner "Sandbox: no money moves" follows the service's environment, not how the sandbox
 // runs: a shop on the standalone sandbox (a process of its own, as the real service is) shows it,
@@ -40,7 +41,7 @@ describe('the sandbox banner against a standalone sandbox', () => {
       DCB_CLIENT_SECRET: credentials.clientSecret,
       DCB_WEBHOOK_SECRET: target.webhookSecret(),
       SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
-      DATA_DIR: join(work, environment),
+      DATA_DIR: await copyOfMigratedDataFolder(join(work, environment)),
     });
     const logger = createLogger('silent');
     const billing = await startBilling({ config, shopUrl: 'http://127.0.0.1:3000', logger });

@@ -66,19 +66,26 @@ export async function runDoctor(options: RunDoctorOptions): Promise<DoctorReport
   const [secret] = secrets;
   if (secret === undefined || secret === '') throw optionError('runDoctor', 'secrets', 'must hold a secret.');
   const runId = randomBytes(6).toString('hex');
-  const startedAtMs = clock();
-  const [first, ...rest] = planProbes({
-    secret,
-    foreignSecret: `whsec_dcbkit_doctor_${randomBytes(24).toString('hex')}`,
-    runId,
-    now: new Date(startedAtMs),
-  });
+  const foreignSecret = `whsec_dcbkit_doctor_${randomBytes(24).toString('hex')}`;
+  const signedAt = (atMs: number) => planProbes({ secret, foreignSecret, runId, now: new Date(atMs) });
   const send = { timeoutMs, clock, ...(options.fetch ? { fetch: options.fetch } : {}) };
-  const firstAnswer = await sendProbe(url, first, send);
+  // Each batch is signed as it leaves, and its sentAtMs is the reading its timestamps were floored
+  // from: a probe's age is then known to the second. Signed once at the start, the others aged by
+  // the valid probe's wait, and on a busy machine a clock three minutes ahead proved only 58 s off.
+  const startedAtMs = clock();
+  const [first] = signedAt(startedAtMs);
+  const sendOthers = () => {
+    const atMs = clock();
+    // The plan's second probe is the duplicate: the bytes already sent, not a new signature.
+    const [, , ...others] = signedAt(atMs);
+    const probes = [{ ...first, id: 'duplicate' as const }, ...others];
+    return Promise.all(probes.map((probe) => sendProbe(url, probe, { ...send, sentAtMs: atMs })));
+  };
+  const firstAnswer = await sendProbe(url, first, { ...send, sentAtMs: startedAtMs });
   // No HTTP answer to the valid probe: nothing more to learn from the others.
   const answers: ProbeAnswer[] = isFailed(firstAnswer)
     ? [firstAnswer]
-    : [firstAnswer, ...(await Promise.all(rest.map((probe) => sendProbe(url, probe, send))))];
+    : [firstAnswer, ...(await sendOthers())];
   const checkout = options.checkout && {
     result: await sendCheckoutProbe({ ...options.checkout, runId }),
     checkoutBaseUrl: options.checkout.checkoutBaseUrl,

@@ -10,12 +10,17 @@ export interface SendProbeOptions {
   fetch?: typeof fetch;
   /** Default: Date.now. */
   clock?: () => number;
+  /**
+   * The clock's reading the probe was signed at, when it was signed just before this call: the
+   * answer's offsets are then measured from the instant its timestamp was floored from. Default: now.
+   */
+  sentAtMs?: number;
 }
 
 /** Posts one probe and records what came back; never throws. */
 export async function sendProbe(url: string, probe: Probe, options: SendProbeOptions): Promise<ProbeAnswer> {
   const { timeoutMs, fetch: send = fetch, clock = Date.now } = options;
-  const sentAtMs = clock();
+  const sentAtMs = options.sentAtMs ?? clock();
   const base = { probe: probe.id, expect: probe.expect, timestamp: probe.timestamp, sentAtMs };
   try {
     const response = await send(url, {
