@@ -1,21 +1,14 @@
 import { addBillingPeriod } from '../offers/add-billing-period.js';
 import type { Entitlement } from '../schemas/entitlement.js';
-import type { BillingPeriod, OfferDefinition } from '../schemas/offer.js';
+import type { OfferDefinition } from '../schemas/offer.js';
 import type { Money } from '../schemas/primitives.js';
 import type { SubscriptionStatus } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { LiveChange, MetricEntry, MetricKind } from './metric-entry.js';
+import type { MetricSighting } from './metric-sighting.js';
+import { readChargedAt, readEndedAt, readStartOf, trialPeriod } from './read-times.js';
 
-/** Something the kit saw and decided on, as the metrics read it. */
-export interface MetricSighting {
-  /** A verified webhook event, or a read of the service stamped as one (`occurredAt`: when the read was sent). */
-  readonly event: WebhookEvent;
-  readonly source: 'event' | 'read';
-  /** The event's offer, from the partner's offers. */
-  readonly offer: OfferDefinition;
-  /** The entitlement as it was held before this was applied. */
-  readonly held: Entitlement | undefined;
-}
+export type { MetricSighting } from './metric-sighting.js';
 
 /**
  * The facts for the business view that an event or a read tells, each keyed by what happened so
@@ -114,9 +107,7 @@ function collectedPeriodEntries(sighting: MetricSighting, subscriptionUid: strin
   const amount = collected && event.amountCollected ? event.amountCollected : offer.price;
   // An offer without a trial has no conversion, whatever trial the account's record remembers.
   const trialEnd = offer.trialDays > 0 ? (held?.trialEndsAt ?? event.trialEndsAt ?? null) : null;
-  // A read knows the state, not the moment: a renewal on time was charged when the held period ended.
-  const due = held?.currentPeriodEnd ?? null;
-  const at = source === 'read' && due !== null && due <= event.occurredAt ? due : event.occurredAt;
+  const at = readChargedAt(sighting);
   const kind = periodKind(at, trialEnd, offer, held, source === 'event' ? event.event : undefined);
   // Never seen before: a read's first period began a billing period before it ends.
   const chargedAt = kind === 'new_subscription' ? readStartOf(sighting, periodEnd, offer.billingPeriod) : at;
@@ -225,7 +216,7 @@ function failedEntry(
  */
 function churnEntries(sighting: MetricSighting, subscriptionUid: string, kind: MetricKind): MetricEntry[] {
   const { event, offer } = sighting;
-  const at = endedAt(sighting, kind);
+  const at = readEndedAt(sighting, kind);
   const ended = entry(sighting, `end:${subscriptionUid}`, kind, at, zero(offer.price), -1);
   const unpaid = event.currentPeriodEnd;
   if (unpaid === undefined || offer.gracePolicy.days === 0 || !endedInGrace(sighting, unpaid, at))
@@ -258,48 +249,6 @@ function endedInGrace({ event, source, held }: MetricSighting, unpaid: string, a
 
 function withholdsInGrace(offer: OfferDefinition): boolean {
   return offer.gracePolicy.days > 0 && !offer.gracePolicy.accessDuringGrace;
-}
-
-/**
- * When a subscription ended, as far as what was seen tells: an event's own time; for a read, when
- * an expiry was due (the period's end) or a grace ran out, if that is not later than the read, and
- * the read's time otherwise (a cancellation now, which a read cannot date).
- */
-function endedAt({ event, source, held, offer }: MetricSighting, kind: MetricKind): string {
-  if (source === 'event') return event.occurredAt;
-  let due: string | null | undefined;
-  if (kind === 'churn_expired') due = event.cancelAt ?? event.currentPeriodEnd;
-  if (kind === 'churn_suspended' && event.currentPeriodEnd) {
-    due = held?.graceEndsAt ?? addDays(event.currentPeriodEnd, offer.gracePolicy.days);
-  }
-  return due && due <= event.occurredAt ? due : event.occurredAt;
-}
-
-/**
- * When a period that ends at `end` began, for a read (which tells the state, not when it began):
- * `end` less the period, if not later than the read. An event tells its own time.
- */
-function readStartOf(
-  { event, source }: MetricSighting,
-  end: string | undefined,
-  period: BillingPeriod | null | undefined,
-): string {
-  if (source === 'event' || end === undefined || !period) return event.occurredAt;
-  const start = addBillingPeriod(new Date(end), { unit: period.unit, count: -period.count }).toISOString();
-  return earlier(start, event.occurredAt);
-}
-
-/** The earlier of two ISO 8601 UTC times (they compare as text). */
-function earlier(a: string, b: string): string {
-  return a < b ? a : b;
-}
-
-function trialPeriod(offer: OfferDefinition): BillingPeriod | undefined {
-  return offer.trialDays ? { unit: 'DAY', count: offer.trialDays } : undefined;
-}
-
-function addDays(iso: string, days: number): string {
-  return new Date(Date.parse(iso) + days * 86_400_000).toISOString();
 }
 
 function entry(
