@@ -85,4 +85,60 @@ describe('histories that once broke the business view', () => {
       ],
     });
   });
+  it('a first payment whose entitlement.granted arrives after its cancellation is new, not a renewal', async () => {
+    await expectHistoryHolds({
+      chaos: { seed: 109045, duplicate: 0.5, reorder: 0.5 },
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 0, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+        { do: 'buy', account: 4, offer: 'paid', line: 0, via: 'routes', returnPage: false },
+        { do: 'cancel', account: 4, pick: 0, when: 'NOW', via: 'api' },
+        { do: 'outage', hours: 1 },
+      ],
+    });
+  });
+  it('a recovery that a reconciliation read told first is dated when the charge opened its period', async () => {
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 3, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+        { do: 'outage', hours: 33 },
+        { do: 'wait', hours: 573 },
+        { do: 'renewals', account: 3, pick: 0, fail: 'twice' },
+        { do: 'wait', hours: 337 },
+        { do: 'outage', hours: 41 },
+        { do: 'wait', hours: 1 },
+      ],
+    });
+  });
+
+  it('a grace replayed after the read of its recovery recovers once, from the period left unpaid', async () => {
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 1, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+        { do: 'wait', hours: 133 },
+        { do: 'renewals', account: 1, pick: 0, fail: 'once' },
+        { do: 'outage', hours: 83 },
+        { do: 'buy', account: 0, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+      ],
+    });
+  });
+
+  it('a weekly plan whose grace withholds access comes back once after an outage', async () => {
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 2, offer: 'weekly', line: 0, via: 'routes', returnPage: false },
+        { do: 'outage', hours: 42 },
+        { do: 'wait', hours: 437 },
+        { do: 'renewals', account: 2, pick: 0, fail: 'once' },
+        { do: 'outage', hours: 49 },
+        { do: 'wait', hours: 1 },
+      ],
+    });
+  });
 });

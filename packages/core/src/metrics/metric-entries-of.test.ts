@@ -110,8 +110,10 @@ describe('metricEntriesOf', () => {
       'trial_converted',
       'renewal_collected',
       'renewal_collected',
-      'renewal_failed',
+      // The charge came two days after the period held ended, within the grace: it tells the
+      // recovery itself, and the grace told later is its failed renewal alone.
       'grace_recovered',
+      'renewal_failed',
     ]);
   });
 

@@ -108,16 +108,43 @@ function collectedPeriodEntries(sighting: MetricSighting, subscriptionUid: strin
   // An offer without a trial has no conversion, whatever trial the account's record remembers.
   const trialEnd = offer.trialDays > 0 ? (held?.trialEndsAt ?? event.trialEndsAt ?? null) : null;
   const at = readChargedAt(sighting);
-  const kind = periodKind(at, trialEnd, offer, held, source === 'event' ? event.event : undefined);
+  const kind = periodKind(at, trialEnd, offer, held, source === 'event' ? event : undefined);
   // Never seen before: a read's first period began a billing period before it ends.
   const chargedAt = kind === 'new_subscription' ? readStartOf(sighting, periodEnd, offer.billingPeriod) : at;
   const entries = [
     periodEntry(sighting, subscriptionUid, kind, amount, kind === 'new_subscription' ? 1 : 0, chargedAt),
   ];
-  if (held?.status === 'IN_GRACE') {
-    entries.push(recoveredEntry(sighting, subscriptionUid, held.currentPeriodEnd ?? periodEnd, at));
-  }
+  const unpaid = unpaidPeriodOf(sighting, at);
+  if (unpaid !== undefined) entries.push(recoveredEntry(sighting, subscriptionUid, unpaid, at));
   return entries;
+}
+
+const DAY_MS = 86_400_000;
+/** Grace retries come a day apart; an on-time renewal is charged as its period ends. */
+const LATE_MS = DAY_MS / 2;
+
+/**
+ * The period whose unpaid renewal a charge at `chargedAt` recovers from grace, if it does: the
+ * record held IN_GRACE says so; so does, for an event, a charge that came a retry's day or more
+ * after the period held ended and within the grace (a subscription resumed in grace is held ACTIVE
+ * while its renewal is still unpaid, and the grace's own event may come later, reordered). A
+ * charge later than the grace allows renews a period the kit never saw, and recovers nothing it
+ * can name; a record that holds the period the charge opened (a read came first) names none either:
+ * the grace's own event then tells the recovery (graceEntries).
+ */
+function unpaidPeriodOf(
+  { held, offer, source, event }: MetricSighting,
+  chargedAt: string,
+): string | undefined {
+  const periodEnd = held?.currentPeriodEnd;
+  // Held up to the period this charge opens, or later: the record is newer than the charge, and
+  // what it holds is not the period the charge renews.
+  if (periodEnd == null || (event.currentPeriodEnd !== undefined && periodEnd >= event.currentPeriodEnd))
+    return undefined;
+  if (held?.status === 'IN_GRACE') return periodEnd;
+  if (source === 'read' || offer.gracePolicy.days === 0) return undefined;
+  const late = Date.parse(chargedAt) - Date.parse(periodEnd);
+  return late >= LATE_MS && late <= offer.gracePolicy.days * DAY_MS + LATE_MS ? periodEnd : undefined;
 }
 
 /**
@@ -133,15 +160,19 @@ function periodKind(
   trialEnd: string | null,
   offer: OfferDefinition,
   held: Entitlement | undefined,
-  eventName: string | undefined,
+  event: WebhookEvent | undefined,
 ): MetricKind {
   if (trialEnd !== null && offer.billingPeriod) {
     const firstRenewal = addBillingPeriod(new Date(trialEnd), offer.billingPeriod);
     if (Date.parse(chargedAt) < firstRenewal.getTime()) return 'trial_converted';
   }
   // The spec's event table: `entitlement.updated` is a renewal (or a conversion paid in grace,
-  // above), whatever the record held; a first payment is `entitlement.granted`, as a reactivation is.
-  if (eventName === 'entitlement.updated') return 'renewal_collected';
+  // above); `entitlement.granted` is a first payment, or a reactivation, which is a renewal
+  // collected in grace and, as every renewal, carries `amountCollected` ("on renewals"). Told by
+  // the event alone, not by what the record held: a reordered end may have come first.
+  if (event?.event === 'entitlement.updated') return 'renewal_collected';
+  if (event?.event === 'entitlement.granted')
+    return event.amountCollected === undefined ? 'new_subscription' : 'renewal_collected';
   return held?.currentPeriodEnd == null ? 'new_subscription' : 'renewal_collected';
 }
 
@@ -191,7 +222,24 @@ function graceEntries(sighting: MetricSighting, subscriptionUid: string): Metric
   const failed = failedEntry(sighting, subscriptionUid, unpaid, at);
   const paidSince = held !== undefined && held.currentPeriodEnd !== null && unpaid < held.currentPeriodEnd;
   if (!paidSince || held.status === 'IN_GRACE') return [failed];
-  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, held.lastEventAt ?? event.occurredAt)];
+  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, recoveredAt(sighting, unpaid))];
+}
+
+/**
+ * When the grace of the period `unpaid` was recovered from, told by a grace event that came after
+ * the charge that ended it: that charge opened the period held (it starts a period when
+ * collected), if it lies in the grace; when later periods were paid since, the last event held.
+ */
+function recoveredAt({ event, held, offer }: MetricSighting, unpaid: string): string {
+  const fallback = held?.lastEventAt ?? event.occurredAt;
+  if (!held?.currentPeriodEnd || !offer.billingPeriod) return fallback;
+  const period = offer.billingPeriod;
+  const opened = addBillingPeriod(new Date(held.currentPeriodEnd), {
+    unit: period.unit,
+    count: -period.count,
+  });
+  const late = opened.getTime() - Date.parse(unpaid);
+  return late > 0 && late <= offer.gracePolicy.days * DAY_MS + LATE_MS ? opened.toISOString() : fallback;
 }
 
 /** A renewal (or a trial's first charge) not collected: grace began, counting the subscriber out when it withholds access. */

@@ -11,12 +11,16 @@ import type { MetricSighting } from './metric-sighting.js';
  */
 
 /**
- * A charge a read finds: an on-time renewal is charged when the period held ended, if that is not
- * later than the read.
+ * A charge a read finds: the service starts a period when its charge is collected, so it was
+ * charged a billing period before the period it opened ends (late, on a grace retry's day), and
+ * no sooner than the period it renews ended (on time); never later than the read.
  */
-export function readChargedAt({ event, source, held }: MetricSighting): string {
-  const due = held?.currentPeriodEnd ?? null;
-  return source === 'read' && due !== null ? earlier(due, event.occurredAt) : event.occurredAt;
+export function readChargedAt(sighting: MetricSighting): string {
+  const { event, source, offer, held } = sighting;
+  if (source === 'event') return event.occurredAt;
+  const opened = readStartOf(sighting, event.currentPeriodEnd, offer.billingPeriod);
+  const due = held?.currentPeriodEnd;
+  return due != null && due > opened ? earlier(due, event.occurredAt) : opened;
 }
 
 /**
