@@ -67,6 +67,9 @@ describe('the Business page', () => {
     // One view today, its charts under its heading; one day is one page, so no paging.
     expect(html).toContain('<h2 id="view-metrics-title">Subscribers, renewals, churn and money</h2>');
     expect(html).toContain('<h3 id="active-title">Active subscribers</h3>');
+    // Each table a real one: a caption for screen readers, headers for its columns and rows.
+    expect(html).toContain('<caption class="visually-hidden">Active subscribers: the numbers</caption>');
+    expect(html).toContain('<th scope="col">Active subscribers</th>');
     expect(html).not.toContain('business-paging');
   });
 
