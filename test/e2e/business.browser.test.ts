@@ -164,22 +164,39 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
       // The page's globals, typed here: the tests compile without the DOM's types.
       type Canvas = { id: string; width: number };
       type ChartJs = {
-        getChart(canvas: Canvas): { options: { plugins: { legend: { rtl: boolean } } } } | undefined;
+        getChart(canvas: Canvas):
+          | {
+              options: { plugins: { legend: { rtl: boolean } } };
+              scales: { x: { ticks: Array<{ label: unknown }> } };
+            }
+          | undefined;
       };
       const page = globalThis as unknown as {
         Chart?: ChartJs;
         document: { querySelectorAll(selector: string): Iterable<Canvas> };
       };
-      return [...page.document.querySelectorAll('canvas')].map((canvas) => ({
-        id: canvas.id,
-        width: canvas.width,
-        rtl: page.Chart?.getChart(canvas)?.options.plugins.legend.rtl,
-      }));
+      return [...page.document.querySelectorAll('canvas')].map((canvas) => {
+        const chart = page.Chart?.getChart(canvas);
+        return {
+          id: canvas.id,
+          width: canvas.width,
+          rtl: chart?.options.plugins.legend.rtl,
+          // The x axis's drawn labels, null where a bucket is left unlabelled.
+          ticks: chart?.scales.x.ticks.map((tick) => tick.label ?? null),
+        };
+      });
     });
     expect(drawn.map(({ id }) => id)).toEqual(CHART_IDS.map((id) => `chart-${id}`));
+    const april = new Intl.DateTimeFormat(language, {
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date('2030-04-01T00:00:00Z'));
     for (const canvas of drawn) {
       expect(canvas.width).toBeGreaterThan(100);
       expect(canvas.rtl).toBe(language === 'ar');
+      // The last bucket always has its label on the axis.
+      expect(canvas.ticks?.at(-1)).toBe(april);
     }
 
     // Every cell of every table, January to April, as the sandbox recorded it.
@@ -198,9 +215,13 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
     await page.goto(`${shop.url}/ops/business`);
     await ask(page, { from: '2030-01-01', to: '2030-04-30', interval: 'month', offer: TRIAL_OFFER });
     expect(await tables(page)).toEqual(expectedTables('en', TRIAL_OFFER));
+    // The filter tells this offer from the same product's offer without a trial.
+    expect(await page.locator('#business-offer option:checked').textContent()).toMatch(
+      /^.+ — TND\s?[\d.]+ per month, free trial of \d+ days?$/,
+    );
 
     await ask(page, { from: '2030-01-01', to: '2030-04-30', interval: 'month' });
-    const csvHref = await page.locator('a[href^="/ops/business.csv"]').getAttribute('href');
+    const csvHref = await page.locator('a[href^="/ops/business/metrics.csv"]').getAttribute('href');
     const csv = await page.evaluate(async (href) => (await fetch(href)).text(), csvHref ?? '');
     const [header, ...lines] = csv
       .trim()
@@ -234,6 +255,23 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
       ]),
     );
     expect(Object.fromEntries(withoutEmpty(rows))).toEqual(Object.fromEntries(truth));
+
+    // A daily view over the planted months and more is paged: the most recent page still labels
+    // its last bucket on every chart however many buckets the axis holds.
+    await ask(page, { from: '2029-06-01', to: '2030-04-30', interval: 'day' });
+    expect(await page.locator('nav.business-paging').textContent()).toContain('a page shows at most 92');
+    const lastTicks = await page.evaluate(() => {
+      type Canvas = { id: string };
+      const page = globalThis as unknown as {
+        Chart: { getChart(canvas: Canvas): { scales: { x: { ticks: Array<{ label: unknown }> } } } };
+        document: { querySelectorAll(selector: string): Iterable<Canvas> };
+      };
+      return [...page.document.querySelectorAll('canvas')].map(
+        (canvas) => page.Chart.getChart(canvas).scales.x.ticks.at(-1)?.label,
+      );
+    });
+    expect(lastTicks).toEqual(Array(CHART_IDS.length).fill('Apr 30, 2030'));
+    await expectAccessible(page);
 
     // The docs' picture of the page (docs/operations.md, the shop's README): the planted history
     // by week, to the sandbox's today.

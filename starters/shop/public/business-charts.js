@@ -52,6 +52,25 @@ function dataset(chart, series, index) {
   return { ...common, backgroundColor: hatch(colour, index) };
 }
 
+/**
+ * The x axis's labels: as many as fit the chart's width, counted back from the last bucket so
+ * that the latest is always labelled (Chart.js's own autoSkip keeps the first and may drop it).
+ * Returning null leaves a bucket unlabelled.
+ */
+function bucketTicks(labels) {
+  const longest = Math.max(1, ...labels.map((label) => label.length));
+  return {
+    autoSkip: false,
+    maxRotation: 0,
+    callback(_value, index) {
+      // About 7 px a character at the page's 12 px tick font, and a gap between labels.
+      const fit = Math.max(1, Math.floor(this.chart.width / (longest * 7 + 16)));
+      const step = Math.ceil(labels.length / fit);
+      return (labels.length - 1 - index) % step === 0 ? labels[index] : null;
+    },
+  };
+}
+
 function draw(chart, page) {
   const canvas = document.getElementById(`chart-${chart.id}`);
   if (!canvas) return;
@@ -79,7 +98,7 @@ function draw(chart, page) {
           stacked: chart.stacked,
           reverse: page.rtl,
           offset: true,
-          ticks: { autoSkip: true, maxRotation: 0 },
+          ticks: bucketTicks(chart.labels),
         },
         y: {
           stacked: chart.stacked,

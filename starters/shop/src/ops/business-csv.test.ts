@@ -46,8 +46,8 @@ describe('the Business page’s CSV', () => {
   });
 
   it('names the file after the period', () => {
-    expect(businessCsvName({ from: '2030-01-01', to: '2030-03-31', interval: 'week' })).toBe(
-      'business-2030-01-01-2030-03-31-week.csv',
+    expect(businessCsvName('metrics', { from: '2030-01-01', to: '2030-03-31', interval: 'week' })).toBe(
+      'business-metrics-2030-01-01-2030-03-31-week.csv',
     );
   });
 });

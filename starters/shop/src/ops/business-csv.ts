@@ -46,7 +46,7 @@ export function businessCsv(rows: readonly MetricsRow[], offerUid: string): stri
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** The download's file name: the period and the interval, so several downloads stay apart. */
-export function businessCsvName(form: { from: string; to: string; interval: string }): string {
-  return `business-${form.from}-${form.to}-${form.interval}.csv`;
+/** The download's file name: the view, the period and the interval, so several downloads stay apart. */
+export function businessCsvName(view: string, form: { from: string; to: string; interval: string }): string {
+  return `business-${view}-${form.from}-${form.to}-${form.interval}.csv`;
 }

@@ -1,75 +1,134 @@
-import { type DcbKit, isDcbError, type MetricsReport } from '@dcbkit/core';
+import { type DcbKit, isDcbError } from '@dcbkit/core';
 import type { PageContext } from '../views.js';
-import { type BusinessChart, businessCharts } from './business-charts.js';
-import { businessCsv, businessCsvName } from './business-csv.js';
+import { BUCKETS_PER_PAGE, type BucketPage, bucketPage } from './business-bucket-pages.js';
+import type { BusinessChart } from './business-charts.js';
+import { businessCsvName } from './business-csv.js';
+import { offerFilterChoices } from './business-offer-labels.js';
 import { type BusinessForm, businessQueryFrom, businessSearch, INTERVALS } from './business-query.js';
+import type { BusinessView } from './business-view.js';
+import { BUSINESS_VIEWS } from './business-views.js';
 
 /** What the Business page needs of the page's language. */
 export type BusinessWords = Pick<PageContext, 't' | 'lang' | 'dir' | 'offerName'>;
 
-export interface BusinessPage {
-  form: BusinessForm;
-  intervals: Array<{ value: string; label: string }>;
-  offers: Array<{ value: string; label: string }>;
-  /** What is wrong with the form, in words; the page then shows the form and no chart. */
-  error: string | undefined;
+/** One view as the page shows it: its heading, its charts with their tables, its CSV link. */
+export interface ShownView {
+  id: string;
+  title: string;
   charts: BusinessChart[];
-  /**
-   * The charts as JSON for the page's `<script type="application/json">` (read by
-   * public/business-charts.js): `<` escaped, so no value can close the script element.
-   */
-  chartData: string;
   csvHref: string;
 }
 
-/** Reads the metrics the form asks for; a query `kit.metrics` refuses is the form's error, not a failure. */
-async function readMetrics(
-  kit: DcbKit,
-  fields: Readonly<Record<string, unknown>>,
-): Promise<{ form: BusinessForm; report: MetricsReport | undefined; errorKey: string | undefined }> {
-  const query = businessQueryFrom(fields, kit.now(), kit.offers.list);
-  if (!query.ok) return { form: query.form, report: undefined, errorKey: query.error };
+/** Where this page sits among the pages of the period's buckets, in words, with its neighbours. */
+export interface ShownPaging {
+  summary: string;
+  /** The page of the buckets before these; undefined on the earliest. */
+  earlierHref: string | undefined;
+  /** The page of the buckets after these; undefined on the most recent. */
+  laterHref: string | undefined;
+}
+
+export interface BusinessPage {
+  form: BusinessForm;
+  /** The most buckets a page shows, in the page's digits: the intro says it. */
+  bucketsPerPage: string;
+  intervals: Array<{ value: string; label: string }>;
+  offers: Array<{ value: string; label: string }>;
+  /** What is wrong with the form, in words; the page then shows the form and no view. */
+  error: string | undefined;
+  views: ShownView[];
+  /** Undefined when the period fits one page. */
+  paging: ShownPaging | undefined;
+  /**
+   * The charts of every view as JSON for the page's `<script type="application/json">` (read by
+   * public/business-charts.js): `<` escaped, so no value can close the script element.
+   */
+  chartData: string;
+}
+
+/** A view's answer, or the form's error when `kit` refuses the query (too long a period, say). */
+async function unlessRefused<T>(read: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
   try {
-    return { form: query.form, report: await kit.metrics(query.metrics), errorKey: undefined };
+    return { ok: true, value: await read() };
   } catch (error) {
-    // Too long a period, say: the operator changes the form.
-    if (isDcbError(error, 'invalid_option'))
-      return { form: query.form, report: undefined, errorKey: 'ops.business.error.refused' };
+    if (isDcbError(error, 'invalid_option')) return { ok: false };
     throw error;
   }
 }
 
-/** GET /ops/business: the form, and the charts and their tables for the period it names. */
+function pagingOf(form: BusinessForm, shown: BucketPage, words: BusinessWords): ShownPaging | undefined {
+  if (shown.pages === 1) return undefined;
+  const number = new Intl.NumberFormat(words.lang);
+  const href = (page: number) => `/ops/business?${businessSearch({ ...form, page })}`;
+  return {
+    summary: words.t('ops.business.paging.summary', {
+      first: number.format(shown.firstShown),
+      last: number.format(shown.lastShown),
+      buckets: number.format(shown.buckets),
+      max: number.format(BUCKETS_PER_PAGE),
+    }),
+    earlierHref: shown.page < shown.pages ? href(shown.page + 1) : undefined,
+    laterHref: shown.page > 1 ? href(shown.page - 1) : undefined,
+  };
+}
+
+/**
+ * GET /ops/business: the form, and every view's charts and tables for one page of the period's
+ * buckets (business-bucket-pages.ts); each view's CSV holds the whole period.
+ */
 export async function businessPage(
   kit: DcbKit,
   fields: Readonly<Record<string, unknown>>,
   words: BusinessWords,
 ): Promise<BusinessPage> {
   const { t } = words;
-  const { form, report, errorKey } = await readMetrics(kit, fields);
-  const charts = report === undefined ? [] : businessCharts(report, form.offer, words);
-  const data = { lang: words.lang, rtl: words.dir === 'rtl', charts };
-  return {
-    form,
+  const query = businessQueryFrom(fields, kit.now(), kit.offers.list);
+  const page = {
+    form: query.form,
+    bucketsPerPage: new Intl.NumberFormat(words.lang).format(BUCKETS_PER_PAGE),
     intervals: INTERVALS.map((value) => ({ value, label: t(`ops.business.interval.${value}`) })),
     offers: [
       { value: '', label: t('ops.business.allOffers') },
-      ...kit.offers.list.map((offer) => ({ value: offer.offerUid, label: words.offerName(offer) })),
+      ...offerFilterChoices(kit.offers.list, words),
     ],
-    error: errorKey === undefined ? undefined : t(errorKey),
-    charts,
+  };
+  const empty = { views: [], paging: undefined, chartData: '' };
+  if (!query.ok) return { ...page, ...empty, error: t(query.error) };
+  const { form } = query;
+  const shown = bucketPage(query.metrics, form.page);
+  const viewQuery = { from: shown.from, to: shown.to, interval: form.interval, offer: form.offer };
+  const read = await unlessRefused(() =>
+    Promise.all(BUSINESS_VIEWS.map((view) => view.charts(kit, viewQuery, words))),
+  );
+  if (!read.ok) return { ...page, ...empty, error: t('ops.business.error.refused') };
+  const csvSearch = businessSearch({ ...form, page: undefined });
+  const views = BUSINESS_VIEWS.map((view, index) => ({
+    id: view.id,
+    title: t(view.titleKey),
+    charts: read.value[index] as BusinessChart[],
+    csvHref: `/ops/business/${view.id}.csv?${csvSearch}`,
+  }));
+  const data = { lang: words.lang, rtl: words.dir === 'rtl', charts: views.flatMap((view) => view.charts) };
+  return {
+    ...page,
+    error: undefined,
+    views,
+    paging: pagingOf(form, shown, words),
     chartData: JSON.stringify(data).replaceAll('<', '\\u003c'),
-    csvHref: `/ops/business.csv?${businessSearch(form)}`,
   };
 }
 
-/** GET /ops/business.csv: the same rows as the page, or the form's error in words. */
+/** GET /ops/business/<view>.csv: the view's rows over the whole period, or the form's error in words. */
 export async function businessCsvDownload(
   kit: DcbKit,
+  view: BusinessView,
   fields: Readonly<Record<string, unknown>>,
   words: Pick<PageContext, 't'>,
 ): Promise<{ ok: true; name: string; csv: string } | { ok: false; error: string }> {
-  const { form, report, errorKey } = await readMetrics(kit, fields);
-  if (report === undefined) return { ok: false, error: words.t(errorKey ?? 'ops.business.error.refused') };
-  return { ok: true, name: businessCsvName(form), csv: businessCsv(report.rows, form.offer) };
+  const query = businessQueryFrom(fields, kit.now(), kit.offers.list);
+  if (!query.ok) return { ok: false, error: words.t(query.error) };
+  const { form } = query;
+  const csv = await unlessRefused(() => view.csv(kit, { ...query.metrics, offer: form.offer }));
+  if (!csv.ok) return { ok: false, error: words.t('ops.business.error.refused') };
+  return { ok: true, name: businessCsvName(view.id, form), csv: csv.value };
 }

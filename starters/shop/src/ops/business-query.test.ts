@@ -11,7 +11,7 @@ describe('the Business page’s query', () => {
     const query = businessQueryFrom({}, NOW, offers);
     expect(query).toEqual({
       ok: true,
-      form: { from: '2030-03-18', to: '2030-06-15', interval: 'week', offer: '' },
+      form: { from: '2030-03-18', to: '2030-06-15', interval: 'week', offer: '', page: 1 },
       metrics: {
         from: new Date('2030-03-18T00:00:00Z'),
         to: new Date('2030-06-16T00:00:00Z'),
@@ -57,6 +57,26 @@ describe('the Business page’s query', () => {
     expect(businessQueryFrom({ from: ['2030-01-01', '2030-01-02'] }, NOW, offers)).toMatchObject({
       ok: true,
     });
+  });
+
+  it('takes ten years at most, what kit.metrics answers at once (the CSV reads the whole period)', () => {
+    expect(businessQueryFrom({ from: '2020-06-15', to: '2030-06-15' }, NOW, offers)).toMatchObject({
+      ok: true,
+    });
+    expect(businessQueryFrom({ from: '2000-01-01', to: '2030-01-01' }, NOW, offers)).toMatchObject({
+      ok: false,
+      error: 'ops.business.error.refused',
+    });
+  });
+
+  it('reads the page, 1 (the most recent) unless a whole number from 1 says otherwise', () => {
+    const pageOf = (page: unknown) => businessQueryFrom({ page }, NOW, offers).form.page;
+    expect([pageOf(undefined), pageOf('3'), pageOf(' 2 '), pageOf('0'), pageOf('1.5'), pageOf('x')]).toEqual([
+      1, 3, 2, 1, 1, 1,
+    ]);
+    expect(
+      businessSearch({ from: '2030-01-01', to: '2030-01-31', interval: 'day', offer: '', page: 2 }),
+    ).toBe('from=2030-01-01&to=2030-01-31&interval=day&page=2');
   });
 
   it('takes one day as a period of one day', () => {

@@ -61,7 +61,55 @@ describe('the Business page', () => {
     expect(html).toMatch(/<script type="application\/json" id="business-data">\{"lang":"en","rtl":false,/);
     expect(html).toMatch(/<script src="\/ops\/assets\/chart-4\.[0-9.]+\.umd\.min\.js" defer><\/script>/);
     expect(html).toContain('<script src="/static/business-charts.js" defer></script>');
-    expect(html).toContain(`href="/ops/business.csv?from=${today}&amp;to=${today}&amp;interval=day"`);
+    expect(html).toContain(
+      `href="/ops/business/metrics.csv?from=${today}&amp;to=${today}&amp;interval=day" download>Download “Subscribers, renewals, churn and money” as CSV`,
+    );
+    // One view today, its charts under its heading; one day is one page, so no paging.
+    expect(html).toContain('<h2 id="view-metrics-title">Subscribers, renewals, churn and money</h2>');
+    expect(html).toContain('<h3 id="active-title">Active subscribers</h3>');
+    // Each table a real one: a caption for screen readers, headers for its columns and rows.
+    expect(html).toContain('<caption class="visually-hidden">Active subscribers: the numbers</caption>');
+    expect(html).toContain('<th scope="col">Active subscribers</th>');
+    expect(html).not.toContain('business-paging');
+  });
+
+  it('tells the two premium offers apart in the offer filter: price, period and trial', async () => {
+    const html = pageText(await operator.get('/ops/business'));
+    expect(html).toContain(
+      '<option value="offer_premium_monthly">Premium, monthly — TND 4.500 per month, free trial of 7 days</option>',
+    );
+    expect(html).toContain(
+      '<option value="offer_premium_monthly_paid">Premium, monthly — TND 4.500 per month</option>',
+    );
+    expect(html).toContain('<option value="offer_day_pass">Day pass — TND 1.000</option>');
+  });
+
+  it('pages a daily view over years, at most 92 buckets and well under 300 KB a page, the latest first', async () => {
+    const from = new Date(Date.parse(today) - 3 * 365 * 86_400_000).toISOString().slice(0, 10);
+    const years = `from=${from}&to=${today}&interval=day`;
+    const latest = await operator.get(`/ops/business?${years}`);
+    // The bound of issue 49: a daily view over several years answers under 300 KB (timings: bench/).
+    expect(Buffer.byteLength(latest.text)).toBeLessThan(300 * 1024);
+    const html = pageText(latest);
+    expect(cellsOf(html, 'active')).toHaveLength(92);
+    expect(html).toMatch(/Buckets [\d,]+ to [\d,]+ of [\d,]+: a page shows at most 92\./);
+    expect(html).toContain(
+      `href="/ops/business?${years.replaceAll('&', '&amp;')}&amp;page=2">Earlier buckets</a>`,
+    );
+    expect(html).not.toContain('Later buckets');
+    // The most recent page ends on the form's last day.
+    const dayName = (day: string) =>
+      new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(day));
+    expect(cellsOf(html, 'active').at(-1)?.[0]).toBe(dayName(today));
+    // The earliest page starts on the form's first day, and links back to the later ones.
+    const earliest = pageText(await operator.get(`/ops/business?${years}&page=999`));
+    expect(cellsOf(earliest, 'active')[0]?.[0]).toBe(dayName(from));
+    expect(earliest).toContain('Later buckets</a>');
+    expect(earliest).not.toContain('Earlier buckets');
+    // The CSV holds every bucket of the period, whatever the page.
+    const csv = await operator.get(`/ops/business/metrics.csv?${years}`);
+    const days = (Date.parse(today) - Date.parse(from)) / 86_400_000 + 1;
+    expect(csv.text.trimEnd().split('\r\n')).toHaveLength(1 + days * shop.billing.kit.offers.list.length);
   });
 
   it('serves Chart.js and the page’s script itself, Chart.js cached for good', async () => {
@@ -81,17 +129,17 @@ describe('the Business page', () => {
     const html = pageText(
       await operator.get(`/ops/business?from=${today}&to=${today}&interval=day&offer=offer_day_pass`),
     );
-    expect(html).toContain('<option value="offer_day_pass" selected>Day pass</option>');
+    expect(html).toContain('<option value="offer_day_pass" selected>Day pass — TND 1.000</option>');
     expect(cellsOf(html, 'growth')).toEqual([[expect.any(String), '0', '0', '0']]);
     expect(cellsOf(html, 'collected')[0]?.[1]).toMatch(/^TND\s?1\.000$/);
   });
 
   it('downloads the same rows as CSV, one line per offer and bucket', async () => {
-    const response = await operator.get(`/ops/business.csv?from=${today}&to=${today}&interval=day`);
+    const response = await operator.get(`/ops/business/metrics.csv?from=${today}&to=${today}&interval=day`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(
-      `attachment; filename="business-${today}-${today}-day.csv"`,
+      `attachment; filename="business-metrics-${today}-${today}-day.csv"`,
     );
     expect(response.headers['cache-control']).toBe('no-store');
     const lines = response.text.trimEnd().split('\r\n');
@@ -112,9 +160,10 @@ describe('the Business page', () => {
     expect(html).toContain('value="2030-02-30"');
     expect(html).not.toContain('<canvas');
     expect(html).not.toContain('chart.umd');
+    // Ten years at most: the CSV reads the whole period at once, and kit.metrics answers no more.
     const tooLong = pageText(await operator.get('/ops/business?from=2000-01-01&to=2030-01-01'));
     expect(tooLong).toContain('The kit cannot answer this period (ten years at most)');
-    const csv = await operator.get('/ops/business.csv?from=2030-05-02&to=2030-05-01');
+    const csv = await operator.get('/ops/business/metrics.csv?from=2030-05-02&to=2030-05-01');
     expect(csv.status).toBe(400);
     expect(csv.text).toBe('The end of the period comes before its start.');
   });

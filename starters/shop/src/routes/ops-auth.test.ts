@@ -33,7 +33,7 @@ describe('the operator sign-in', () => {
       '/ops/reconcile',
       '/ops/account?key=demo-amira',
       '/ops/business?interval=day',
-      '/ops/business.csv',
+      '/ops/business/metrics.csv',
     ]) {
       const response = await visitor.get(path);
       expect(response.status).toBe(303);

@@ -2,6 +2,7 @@ import type { DcbKit } from '@dcbkit/core';
 import { linesPayingTwice } from '../line-pays-twice.js';
 import type { ShopLogger } from '../logger.js';
 import { businessCsvDownload, businessPage } from '../ops/business-page.js';
+import { BUSINESS_VIEWS } from '../ops/business-views.js';
 import { checkoutRecordDownload } from '../ops/checkout-record-download.js';
 import { lineView, subscriberUidFrom } from '../ops/line-view.js';
 import type { OperatorAccess } from '../ops/operator-password.js';
@@ -97,16 +98,19 @@ export function opsRoutes({
           chartLibrary: CHART_LIBRARY_PATH,
         }),
     },
-    {
-      method: 'GET',
-      path: '/ops/business.csv',
-      guards: operatorOnly,
-      handle: async (request) => {
-        const download = await businessCsvDownload(kit, request.query, views.context(request));
-        if (!download.ok) return textAnswer(400, download.error);
-        return downloadAnswer('text/csv; charset=utf-8', download.name, Buffer.from(download.csv, 'utf8'));
-      },
-    },
+    // One CSV per view of the Business page: a new view brings its download with it.
+    ...BUSINESS_VIEWS.map(
+      (view): ShopRoute => ({
+        method: 'GET',
+        path: `/ops/business/${view.id}.csv`,
+        guards: operatorOnly,
+        handle: async (request) => {
+          const download = await businessCsvDownload(kit, view, request.query, views.context(request));
+          if (!download.ok) return textAnswer(400, download.error);
+          return downloadAnswer('text/csv; charset=utf-8', download.name, Buffer.from(download.csv, 'utf8'));
+        },
+      }),
+    ),
     {
       method: 'GET',
       path: '/ops/account',
