@@ -134,6 +134,12 @@ describe('the Business page', () => {
     expect(cellsOf(html, 'collected')[0]?.[1]).toMatch(/^TND\s?1\.000$/);
   });
 
+  it('sends the CSV’s address of before the views to the metrics CSV, with its query', async () => {
+    const response = await operator.get(`/ops/business.csv?from=${today}&to=${today}&interval=day`);
+    expect(response.status).toBe(301);
+    expect(response.headers.location).toBe(`/ops/business/metrics.csv?from=${today}&to=${today}&interval=day`);
+  });
+
   it('downloads the same rows as CSV, one line per offer and bucket', async () => {
     const response = await operator.get(`/ops/business/metrics.csv?from=${today}&to=${today}&interval=day`);
     expect(response.status).toBe(200);

@@ -17,7 +17,7 @@ import {
 } from '../ops/ops-pages.js';
 import type { ShopReconciler } from '../reconciler.js';
 import type { Views } from '../views.js';
-import { downloadAnswer, seeOther, textAnswer } from '../web/shop-answer.js';
+import { downloadAnswer, movedPermanently, seeOther, textAnswer } from '../web/shop-answer.js';
 import type { ShopRequest } from '../web/shop-request.js';
 import type { ShopRoute } from '../web/shop-route.js';
 import { CHART_LIBRARY_PATH } from './chart-library.js';
@@ -97,6 +97,16 @@ export function opsRoutes({
           ...(await businessPage(kit, request.query, views.context(request))),
           chartLibrary: CHART_LIBRARY_PATH,
         }),
+    },
+    // The metrics CSV's address before the page had views: a bookmark or a script still finds it.
+    {
+      method: 'GET',
+      path: '/ops/business.csv',
+      guards: operatorOnly,
+      handle: (request) => {
+        const query = request.url.indexOf('?');
+        return movedPermanently(`/ops/business/metrics.csv${query < 0 ? '' : request.url.slice(query)}`);
+      },
     },
     // One CSV per view of the Business page: a new view brings its download with it.
     ...BUSINESS_VIEWS.map(
