@@ -3,8 +3,9 @@ import type { EntitlementStore } from '@dcbkit/core/store';
 import fc from 'fast-check';
 import { TEST_START } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { type History, historyArbitrary, historySource } from './history-steps.js';
-import { startPlantedWorld } from './planted-world.js';
-import { addWeeklyOffer, playHistory } from './play-history.js';
+import { type PlantedWorld, startPlantedWorld } from './planted-world.js';
+import { addModelOffers, playHistory } from './play-history.js';
+import { sandboxFigures } from './sandbox-figures.js';
 import { type Counted, kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
 import type { StoreSource } from './stores-under-test.js';
 
@@ -15,10 +16,10 @@ const INTERVALS: readonly MetricsInterval[] = ['day', 'week', 'month'];
 /** Where the kit's numbers and the sandbox's records first part. */
 export interface Mismatch {
   interval: MetricsInterval;
-  /** `<bucket start>|<offerUid>` */
+  /** `<bucket start>|<offerUid>`, or `totals <from>` for the headline figures of a period. */
   bucket: string;
-  kit: Counted | undefined;
-  sandbox: Counted | undefined;
+  kit: Counted | object | undefined;
+  sandbox: Counted | object | undefined;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface Mismatch {
  */
 export async function mismatchOf(store: EntitlementStore, history: History): Promise<Mismatch | undefined> {
   const world = await startPlantedWorld(store, {
-    configure: addWeeklyOffer,
+    configure: addModelOffers,
     kit: { linePolicy: history.linePolicy },
   });
   try {
@@ -47,10 +48,36 @@ export async function mismatchOf(store: EntitlementStore, history: History): Pro
         }
       }
     }
-    return undefined;
+    return await totalsMismatch(world, to);
   } finally {
     await world.close();
   }
+}
+
+/**
+ * The headline figures of the history's last month (to `to`) beside the month before, against
+ * what the sandbox's subscriptions give by the same definitions.
+ */
+async function totalsMismatch(world: PlantedWorld, to: Date): Promise<Mismatch | undefined> {
+  const from = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 1, to.getUTCDate()));
+  const report = await world.kit.metrics({ from, to, interval: 'day' });
+  const { totals } = report;
+  const kit = {
+    activeSubscribers: totals.activeSubscribers,
+    churnRate: totals.churnRate,
+    firstAttemptCollectionRate: totals.firstAttemptCollectionRate,
+    graceRecoveryRate: totals.graceRecoveryRate,
+  };
+  // The kit's period is whole days: from the day of `from` to the end of the day before `to`'s end.
+  const period = { from: report.from, to: report.to };
+  const days = report.rows.length === 0 ? 0 : new Set(report.rows.map((row) => row.start)).size;
+  const before = new Date(Date.parse(report.from) - days * 86_400_000);
+  const sandbox = await sandboxFigures(world.sandbox, period, {
+    from: before.toISOString(),
+    to: period.from,
+  });
+  if (JSON.stringify(kit) === JSON.stringify(sandbox)) return undefined;
+  return { interval: 'day', bucket: `totals ${period.from}`, kit, sandbox };
 }
 
 export interface HistoryCheck {
@@ -90,7 +117,8 @@ export async function checkHistories(
 }
 
 export function describeMismatch({ interval, bucket, kit, sandbox }: Mismatch): string {
-  const numbers = (row: Counted | undefined) => (row === undefined ? 'nothing' : JSON.stringify(row));
+  const numbers = (row: Counted | object | undefined) =>
+    row === undefined ? 'nothing' : JSON.stringify(row);
   return `by ${interval}, ${bucket}:\n  kit:     ${numbers(kit)}\n  sandbox: ${numbers(sandbox)}`;
 }
 

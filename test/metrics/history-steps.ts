@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /** The offers a random history buys, by a short name (their uids are in `OFFER_UIDS`). */
-export type OfferName = 'trial' | 'paid' | 'weekly' | 'pass' | 'unlock';
+export type OfferName = 'trial' | 'paid' | 'weekly' | 'daily' | 'pass' | 'unlock';
 
 /** How a checkout that does not end in a charge ends. */
 export type Refusal =
@@ -48,7 +48,7 @@ export const LINES = 5;
 const account = fc.nat({ max: ACCOUNTS - 1 });
 const pick = fc.nat({ max: 3 });
 const via = fc.constantFrom<Via>('routes', 'api');
-const offer = fc.constantFrom<OfferName>('trial', 'paid', 'weekly', 'pass', 'unlock');
+const offer = fc.constantFrom<OfferName>('trial', 'paid', 'weekly', 'daily', 'pass', 'unlock');
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   {

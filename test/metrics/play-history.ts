@@ -8,6 +8,7 @@ export const OFFER_UIDS: Readonly<Record<OfferName, string>> = {
   trial: 'offer_premium_monthly',
   paid: 'offer_premium_monthly_paid',
   weekly: 'offer_basic_weekly',
+  daily: 'offer_news_daily',
   pass: 'offer_day_pass',
   unlock: 'offer_full_unlock',
 };
@@ -15,9 +16,9 @@ export const OFFER_UIDS: Readonly<Record<OfferName, string>> = {
 /**
  * A weekly subscription whose grace withholds access: its subscribers drop out of the live count
  * while a renewal is unpaid and come back when it is recovered, which the default offers (grace
- * with access) never do.
+ * with access) never do; and a daily one with no grace at all.
  */
-export function addWeeklyOffer(config: SandboxConfig): void {
+export function addModelOffers(config: SandboxConfig): void {
   const paid = config.offers.find((offer) => offer.offerUid === OFFER_UIDS.paid);
   if (!paid) throw new Error(`the default config has no ${OFFER_UIDS.paid}`);
   config.offers.push({
@@ -29,6 +30,17 @@ export function addWeeklyOffer(config: SandboxConfig): void {
     price: { amount: 1500, currency: 'TND' },
     billingPeriod: { unit: 'WEEK', count: 1 },
     gracePolicy: { days: 2, accessDuringGrace: false },
+  });
+  // A daily plan with no grace, as many operators sell them: a renewal that fails suspends it.
+  config.offers.push({
+    ...paid,
+    offerUid: OFFER_UIDS.daily,
+    productUid: 'prod_news',
+    name: 'News, daily',
+    names: { fr: 'Actualités, quotidien', ar: 'أخبار، يومي' },
+    price: { amount: 300, currency: 'TND' },
+    billingPeriod: { unit: 'DAY', count: 1 },
+    gracePolicy: { days: 0, accessDuringGrace: false },
   });
 }
 

@@ -15,7 +15,7 @@ interface SandboxCharge {
   collected: boolean;
 }
 
-interface SandboxSubscription {
+export interface SandboxSubscription {
   subscriptionUid: string;
   offerUid: string;
   status: string;
@@ -94,11 +94,19 @@ function graceWithoutAccess(subscription: SandboxSubscription): Array<[string, s
 }
 
 /** Giving access as the bucket ending at `end` ended: what happened at `end` itself counts in the next. */
-function liveAt(subscription: SandboxSubscription, withholdsInGrace: boolean, end: string): boolean {
+export function liveAt(subscription: SandboxSubscription, withholdsInGrace: boolean, end: string): boolean {
   if (subscription.createdAt >= end || (subscription.endedAt !== null && subscription.endedAt < end))
     return false;
   if (!withholdsInGrace) return true;
   return !graceWithoutAccess(subscription).some(([out, back]) => out < end && (back === null || back >= end));
+}
+
+/** Every subscription the sandbox keeps, with its charges, from its own records' endpoint. */
+export async function sandboxSubscriptions(sandbox: Sandbox): Promise<SandboxSubscription[]> {
+  const answer = await fetch(
+    `${sandbox.apiBaseUrl}/sandbox/subscriptions?clientId=${sandbox.credentials.clientId}`,
+  );
+  return ((await answer.json()) as { data: SandboxSubscription[] }).data;
 }
 
 /**
@@ -120,10 +128,7 @@ export async function sandboxTruth(
     truth.set(key, row);
     return row;
   };
-  const answer = await fetch(
-    `${sandbox.apiBaseUrl}/sandbox/subscriptions?clientId=${sandbox.credentials.clientId}`,
-  );
-  const subscriptions = ((await answer.json()) as { data: SandboxSubscription[] }).data;
+  const subscriptions = await sandboxSubscriptions(sandbox);
   for (const subscription of subscriptions) {
     const offer = offers.get(subscription.offerUid);
     if (!offer) throw new Error(`no offer ${subscription.offerUid}`);

@@ -107,4 +107,23 @@ describe('kit.metrics', () => {
       details: { option: 'store' },
     });
   });
+
+  it('gives the headline figures of the period beside the one as long before it, for one offer or all', async () => {
+    const kit = kitWith();
+    for (const event of LIFE) expect((await deliver(kit, event)).status).toBe(200);
+    // Days 60 to 80: the renewal due on day 67 failed into grace and was recovered on day 69.
+    const period = { from: new Date(T0 + 60 * DAY), to: new Date(T0 + 80 * DAY), interval: 'day' as const };
+    const { totals, rows } = await kit.metrics({ ...period, offerUid: 'off_trial' });
+    expect(new Set(rows.map((row) => row.offerUid))).toEqual(new Set(['off_trial']));
+    expect(totals.activeSubscribers).toEqual({ value: 1, previous: 1 });
+    expect(totals.graceRecoveryRate).toEqual({ value: 1, previous: null });
+    // Days 40 to 60 had no charge due: nothing to rate.
+    expect(totals.firstAttemptCollectionRate).toEqual({ value: 0, previous: null });
+    expect(totals.churnRate).toEqual({ value: 0, previous: 0 });
+    const other = await kit.metrics({ ...period, offerUid: 'off_monthly' });
+    expect(other.totals.activeSubscribers).toEqual({ value: 0, previous: 0 });
+    await expect(kit.metrics({ ...period, offerUid: '' })).rejects.toMatchObject({
+      code: 'invalid_option',
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bucketIndexOf, bucketStartOf, bucketsOf } from './buckets.js';
+import { bucketIndexOf, bucketStartOf, bucketsBefore, bucketsOf } from './buckets.js';
 
 const iso = (date: Date) => date.toISOString();
 
@@ -31,5 +31,16 @@ describe('buckets', () => {
     expect(bucketIndexOf('2030-06-17', weeks)).toBe(1);
     expect(bucketIndexOf('2030-06-30', weeks)).toBe(2);
     expect(bucketIndexOf('2030-07-01', weeks)).toBe(-1);
+  });
+
+  it('give the previous period as many buckets long, ending where the period begins', () => {
+    const quarter = bucketsOf(new Date('2030-01-01Z'), new Date('2030-04-01Z'), 'month');
+    const before = bucketsBefore(quarter, 'month');
+    expect(before.startDays).toEqual(['2029-10-01', '2029-11-01', '2029-12-01']);
+    expect(before.endDay).toBe('2030-01-01');
+    const fortnight = bucketsOf(new Date('2030-06-10Z'), new Date('2030-06-24Z'), 'week');
+    expect(bucketsBefore(fortnight, 'week').startDays).toEqual(['2030-05-27', '2030-06-03']);
+    const days = bucketsOf(new Date('2030-03-01Z'), new Date('2030-03-03Z'), 'day');
+    expect(bucketsBefore(days, 'day').startDays).toEqual(['2030-02-27', '2030-02-28']);
   });
 });

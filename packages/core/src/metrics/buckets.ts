@@ -39,6 +39,17 @@ export function bucketsOf(from: Date, to: Date, interval: MetricsInterval): Buck
   return { starts, startDays: starts.map(dayOf), end: start, endDay: dayOf(start) };
 }
 
+/** As many buckets as `buckets` holds, just before them: the previous period of the same length. */
+export function bucketsBefore(buckets: Buckets, interval: MetricsInterval): Buckets {
+  const first = buckets.starts[0] as Date;
+  const count = buckets.starts.length;
+  const from =
+    interval === 'month'
+      ? new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() - count, 1))
+      : new Date(first.getTime() - count * (interval === 'week' ? 7 : 1) * 86_400_000);
+  return bucketsOf(from, first, interval);
+}
+
 /** The index of the bucket holding the UTC day `day` (`YYYY-MM-DD`), -1 when outside them all. */
 export function bucketIndexOf(day: string, buckets: Buckets): number {
   if (day >= buckets.endDay || day < (buckets.startDays[0] ?? '')) return -1;

@@ -7,17 +7,27 @@ export interface MetricsQuery {
   readonly to: Date;
   /** Default `day`. */
   readonly interval?: MetricsInterval;
+  /** Only this offer's rows, and the headline figures of it alone; every offer when absent. */
+  readonly offerUid?: string | undefined;
+}
+
+/** A query checked: its interval filled in. */
+export interface CheckedMetricsQuery {
+  readonly from: Date;
+  readonly to: Date;
+  readonly interval: MetricsInterval;
+  readonly offerUid: string | undefined;
 }
 
 /** The longest range answered at once: ten years of days. */
 const MAX_BUCKETS_DAYS = 3_660;
 
 /** The query checked, its interval filled in: a DcbError `invalid_option` naming what is wrong. */
-export function checkMetricsQuery(query: MetricsQuery): Required<MetricsQuery> {
+export function checkMetricsQuery(query: MetricsQuery): CheckedMetricsQuery {
   const where = 'kit.metrics';
   if (typeof query !== 'object' || query === null)
     throw optionError(where, 'query', 'is required: { from, to, interval }.');
-  const { from, to, interval = 'day' } = query;
+  const { from, to, interval = 'day', offerUid } = query;
   for (const [name, value] of [
     ['from', from],
     ['to', to],
@@ -33,5 +43,8 @@ export function checkMetricsQuery(query: MetricsQuery): Required<MetricsQuery> {
   if ((to.getTime() - from.getTime()) / 86_400_000 > MAX_BUCKETS_DAYS) {
     throw optionError(where, 'to', 'is more than ten years after from: ask for less at once.');
   }
-  return { from, to, interval };
+  if (offerUid !== undefined && (typeof offerUid !== 'string' || offerUid === '')) {
+    throw optionError(where, 'offerUid', 'must be an offer uid, or absent for every offer.');
+  }
+  return { from, to, interval, offerUid };
 }

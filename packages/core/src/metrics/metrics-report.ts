@@ -1,37 +1,12 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { Money } from '../schemas/primitives.js';
 import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
+import type { MetricsTotals } from './headline-figures.js';
 import type { MetricDay, MetricDays } from './metric-day.js';
 import type { MetricKind } from './metric-entry.js';
+import type { MetricsRow } from './metrics-row.js';
 
-/** One bucket of one offer (and currency: several currencies stay apart). */
-export interface MetricsRow {
-  /** The bucket's first instant, ISO 8601 UTC. */
-  readonly start: string;
-  readonly offerUid: string;
-  readonly productUid: string;
-  /** Subscriptions giving access as the bucket ended (trialing, active, cancelled at period end, or in a grace with access). */
-  readonly activeSubscribers: number;
-  readonly trialsStarted: number;
-  readonly trialsConverted: number;
-  /** Subscriptions that started paid, with no trial. */
-  readonly newSubscriptions: number;
-  readonly renewalsCollected: number;
-  /** Renewals (and trials' first charges) not collected: grace began. */
-  readonly renewalsFailed: number;
-  readonly graceRecovered: number;
-  readonly churned: {
-    readonly canceled: number;
-    readonly expired: number;
-    readonly suspended: number;
-    readonly revoked: number;
-  };
-  readonly unitsSold: number;
-  readonly unitsSpent: number;
-  readonly unlocksSold: number;
-  /** What the operator collected: the offer's price for a full charge, `amountCollected` where the service sent it. */
-  readonly collected: Money;
-}
+export type { MetricsRow } from './metrics-row.js';
 
 export interface MetricsReport {
   /** The first bucket's start (the query's `from`, at its bucket's start). */
@@ -41,6 +16,8 @@ export interface MetricsReport {
   readonly interval: MetricsInterval;
   /** Bucket by bucket, and within one bucket by offer, then currency. */
   readonly rows: MetricsRow[];
+  /** The headline figures of the whole period, each beside the period of the same length before it. */
+  readonly totals: MetricsTotals;
 }
 
 type Counts = Record<MetricKind, number>;
@@ -76,7 +53,7 @@ export function metricsReport(
   query: { from: Date; to: Date; interval: MetricsInterval },
   stored: MetricDays,
   offers: Iterable<OfferDefinition>,
-): MetricsReport {
+): Omit<MetricsReport, 'totals'> {
   const buckets = bucketsOf(query.from, query.to, query.interval);
   const series = seriesOf(stored.days, offers);
   const totals = new Map<string, { counts: Counts; amount: number; live: number }>();

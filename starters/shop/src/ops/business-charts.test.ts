@@ -7,7 +7,7 @@ import { bucketLabel, businessCharts } from './business-charts.js';
 const W1 = '2030-01-07T00:00:00.000Z';
 const W2 = '2030-01-14T00:00:00.000Z';
 
-const report: MetricsReport = {
+const report: Pick<MetricsReport, 'rows' | 'interval' | 'from' | 'to'> = {
   from: W1,
   to: '2030-01-21T00:00:00.000Z',
   interval: 'week',

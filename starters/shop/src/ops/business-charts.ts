@@ -82,7 +82,7 @@ function minorUnits(currency: string): number {
  * renewals; churn by cause; money collected, one series per currency.
  */
 export function businessCharts(
-  report: MetricsReport,
+  report: Pick<MetricsReport, 'rows' | 'interval'>,
   offerUid: string,
   { t, lang }: Pick<Words, 't'> & { lang: Language },
 ): BusinessChart[] {

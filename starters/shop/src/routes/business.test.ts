@@ -137,7 +137,9 @@ describe('the Business page', () => {
   it('sends the CSV’s address of before the views to the metrics CSV, with its query', async () => {
     const response = await operator.get(`/ops/business.csv?from=${today}&to=${today}&interval=day`);
     expect(response.status).toBe(301);
-    expect(response.headers.location).toBe(`/ops/business/metrics.csv?from=${today}&to=${today}&interval=day`);
+    expect(response.headers.location).toBe(
+      `/ops/business/metrics.csv?from=${today}&to=${today}&interval=day`,
+    );
   });
 
   it('downloads the same rows as CSV, one line per offer and bucket', async () => {
