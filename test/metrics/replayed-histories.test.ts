@@ -141,4 +141,16 @@ describe('histories that once broke the business view', () => {
       ],
     });
   });
+  it('a returning subscriber’s trial in grace recovers nothing from the period end of the plan before', async () => {
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 1, offer: 'paid', line: 0, via: 'routes', returnPage: false },
+        { do: 'cancel', account: 1, pick: 0, when: 'NOW', via: 'routes' },
+        { do: 'refuse', account: 1, offer: 'trial', as: 'declined' },
+        { do: 'wait', hours: 120 },
+      ],
+    });
+  });
 });

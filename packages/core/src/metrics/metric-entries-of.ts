@@ -220,9 +220,13 @@ function graceEntries(sighting: MetricSighting, subscriptionUid: string): Metric
   const unpaid = event.currentPeriodEnd ?? held?.currentPeriodEnd ?? event.occurredAt;
   const at = source === 'read' && unpaid < event.occurredAt ? unpaid : event.occurredAt;
   const failed = failedEntry(sighting, subscriptionUid, unpaid, at);
-  const paidSince = held !== undefined && held.currentPeriodEnd !== null && unpaid < held.currentPeriodEnd;
+  // A period paid since, told after this grace began: a recovery. It opened after the grace began;
+  // a record's period end alone would not say it, as it only moves forward, across a returning
+  // subscriber's subscriptions too.
+  const opened = held?.currentPeriodEnd ? periodOpening(held.currentPeriodEnd, sighting.offer) : undefined;
+  const paidSince = held !== undefined && opened !== undefined && opened > unpaid;
   if (!paidSince || held.status === 'IN_GRACE') return [failed];
-  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, recoveredAt(sighting, unpaid))];
+  return [failed, recoveredEntry(sighting, subscriptionUid, unpaid, recoveredAt(sighting, unpaid, opened))];
 }
 
 /**
@@ -230,16 +234,16 @@ function graceEntries(sighting: MetricSighting, subscriptionUid: string): Metric
  * the charge that ended it: that charge opened the period held (it starts a period when
  * collected), if it lies in the grace; when later periods were paid since, the last event held.
  */
-function recoveredAt({ event, held, offer }: MetricSighting, unpaid: string): string {
-  const fallback = held?.lastEventAt ?? event.occurredAt;
-  if (!held?.currentPeriodEnd || !offer.billingPeriod) return fallback;
+function recoveredAt({ event, held, offer }: MetricSighting, unpaid: string, opened: string): string {
+  const late = Date.parse(opened) - Date.parse(unpaid);
+  return late <= offer.gracePolicy.days * DAY_MS + LATE_MS ? opened : (held?.lastEventAt ?? event.occurredAt);
+}
+
+/** When a period that ends at `end` began: a billing period before (a trial's, when it has none). */
+function periodOpening(end: string, offer: OfferDefinition): string | undefined {
   const period = offer.billingPeriod;
-  const opened = addBillingPeriod(new Date(held.currentPeriodEnd), {
-    unit: period.unit,
-    count: -period.count,
-  });
-  const late = opened.getTime() - Date.parse(unpaid);
-  return late > 0 && late <= offer.gracePolicy.days * DAY_MS + LATE_MS ? opened.toISOString() : fallback;
+  if (!period) return undefined;
+  return addBillingPeriod(new Date(end), { unit: period.unit, count: -period.count }).toISOString();
 }
 
 /** A renewal (or a trial's first charge) not collected: grace began, counting the subscriber out when it withholds access. */
