@@ -1,5 +1,4 @@
 import type { OfferDefinition } from '../schemas/offer.js';
-import type { Money } from '../schemas/primitives.js';
 import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
 import type { MetricsTotals } from './headline-figures.js';
 import type { MetricDay, MetricDays } from './metric-day.js';
