@@ -1,5 +1,5 @@
 import { formatPrice, type HeadlineFigure, type MetricsTotals } from '@dcbkit/core';
-import type { Language, Translate } from '../i18n.js';
+import { directionOf, type Language, type Translate } from '../i18n.js';
 
 /** Which way a figure moved against the previous period; 'none' when either side is unknown. */
 export type Trend = 'up' | 'down' | 'same' | 'none';
@@ -47,12 +47,22 @@ const RATES = [
 /** The figures whose fall is good news; for every other one a rise is. */
 const LOWER_IS_BETTER = new Set<string>(['churnRate']);
 
+/**
+ * A signed number kept left to right in a right-to-left line: Arabic's "قبل: 0 · +24" would
+ * otherwise show its sign after the digits (24+). Unicode's isolates (LRI … PDI), so the words
+ * around the number keep their own direction.
+ */
+function signedNumberIn(lang: Language): (signed: string) => string {
+  return directionOf(lang) === 'rtl' ? (signed) => `\u2066${signed}\u2069` : (signed) => signed;
+}
+
 function countFormat(lang: Language): FigureFormat {
   const number = new Intl.NumberFormat(lang);
   const signed = new Intl.NumberFormat(lang, { signDisplay: 'exceptZero' });
+  const isolated = signedNumberIn(lang);
   return {
     value: (value) => number.format(value),
-    signedChange: (change) => signed.format(change),
+    signedChange: (change) => isolated(signed.format(change)),
     changeSize: (change) => number.format(Math.abs(change)),
   };
 }
@@ -64,10 +74,11 @@ function rateFormat({ t, lang }: HeadlineWords): FigureFormat {
   const signedPoints = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
   // Rounded once, so that 0.1 + 0.2 reads 30 % and its change 10 points, never 10.000000000000002.
   const inPoints = (change: number) => Math.round(change * 1000) / 10;
+  const isolated = signedNumberIn(lang);
   return {
     value: (value) => percent.format(value),
     signedChange: (change) =>
-      t('ops.business.headline.points', { points: signedPoints.format(inPoints(change)) }),
+      t('ops.business.headline.points', { points: isolated(signedPoints.format(inPoints(change))) }),
     changeSize: (change) =>
       t('ops.business.headline.pointsWords', { points: points.format(Math.abs(inPoints(change))) }),
   };
