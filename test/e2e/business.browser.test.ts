@@ -104,6 +104,20 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
     );
   }
 
+  /** The headline card of active subscribers, as the page shows it. */
+  async function activeAtTheEnd(page: Page): Promise<string | undefined> {
+    return (await page.locator('#figure-activeSubscribers .figure-value').textContent())?.trim();
+  }
+
+  /** The subscribers the sandbox holds live as April ended (the last bucket), over one offer or all. */
+  function activeInApril(offerUid = ''): number {
+    return [...truth]
+      .filter(
+        ([key]) => key.startsWith(`${MONTHS.at(-1)}|`) && (offerUid === '' || key.endsWith(`|${offerUid}`)),
+      )
+      .reduce((sum, [, row]) => sum + row.activeSubscribers, 0);
+  }
+
   beforeAll(async () => {
     world = await startPlantedWorld(memoryStore());
     await plantThreeMonths(world);
@@ -199,6 +213,10 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
       expect(canvas.ticks?.at(-1)).toBe(april);
     }
 
+    // The headline figures first, one card each; active subscribers as April ended, as the sandbox holds them.
+    expect(await page.locator('dl.headline-figures > div.figure').count()).toBeGreaterThanOrEqual(7);
+    expect(await activeAtTheEnd(page)).toBe(new Intl.NumberFormat(language).format(activeInApril()));
+
     // Every cell of every table, January to April, as the sandbox recorded it.
     expect(await tables(page)).toEqual(expectedTables(language));
     // Something of each kind: the walk does not compare two empty tables.
@@ -215,6 +233,8 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
     await page.goto(`${shop.url}/ops/business`);
     await ask(page, { from: '2030-01-01', to: '2030-04-30', interval: 'month', offer: TRIAL_OFFER });
     expect(await tables(page)).toEqual(expectedTables('en', TRIAL_OFFER));
+    // The headline figures follow the filter too.
+    expect(await activeAtTheEnd(page)).toBe(String(activeInApril(TRIAL_OFFER)));
     // The filter tells this offer from the same product's offer without a trial.
     expect(await page.locator('#business-offer option:checked').textContent()).toMatch(
       /^.+ — TND\s?[\d.]+ per month, free trial of \d+ days?$/,

@@ -2,9 +2,11 @@ import type { Interval } from './business-query.js';
 
 /**
  * The most buckets one page of the Business page draws. A daily view over years is paged, not
- * refused: each page asks `kit.metrics` for its own buckets only, so the page's time and size stay
- * bounded (81 KB in English for 92 days of today's five charts and their tables, under the 300 KB
- * that `routes/business.test.ts` holds it to), whatever the period. 92 days is a quarter.
+ * refused: each page's charts ask `kit.metrics` for their own buckets only, so the page's size
+ * stays bounded (83 KB in English for 92 days of the headline figures and today's five charts with
+ * their tables, under the 300 KB that `routes/business.test.ts` holds it to), whatever the period.
+ * Only the headline figures read the whole period (business-headline-read.ts): a daily total per
+ * offer and day, a few thousand rows for years. 92 days is a quarter.
  */
 export const BUCKETS_PER_PAGE = 92;
 

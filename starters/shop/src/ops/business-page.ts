@@ -3,6 +3,7 @@ import type { PageContext } from '../views.js';
 import { BUCKETS_PER_PAGE, type BucketPage, bucketPage } from './business-bucket-pages.js';
 import type { BusinessChart } from './business-charts.js';
 import { businessCsvName } from './business-csv.js';
+import { readHeadline, type ShownHeadline } from './business-headline-read.js';
 import { offerFilterChoices } from './business-offer-labels.js';
 import { type BusinessForm, businessQueryFrom, businessSearch, INTERVALS } from './business-query.js';
 import type { BusinessView } from './business-view.js';
@@ -36,6 +37,8 @@ export interface BusinessPage {
   offers: Array<{ value: string; label: string }>;
   /** What is wrong with the form, in words; the page then shows the form and no view. */
   error: string | undefined;
+  /** The headline figures of the whole period, whatever the page of buckets; undefined with an error. */
+  headline: ShownHeadline | undefined;
   views: ShownView[];
   /** Undefined when the period fits one page. */
   paging: ShownPaging | undefined;
@@ -92,26 +95,32 @@ export async function businessPage(
       ...offerFilterChoices(kit.offers.list, words),
     ],
   };
-  const empty = { views: [], paging: undefined, chartData: '' };
+  const empty = { headline: undefined, views: [], paging: undefined, chartData: '' };
   if (!query.ok) return { ...page, ...empty, error: t(query.error) };
   const { form } = query;
   const shown = bucketPage(query.metrics, form.page);
   const viewQuery = { from: shown.from, to: shown.to, interval: form.interval, offer: form.offer };
   const read = await unlessRefused(() =>
-    Promise.all(BUSINESS_VIEWS.map((view) => view.charts(kit, viewQuery, words))),
+    Promise.all([
+      // The figures read the whole period, not the page's buckets: a page is a slice of it.
+      readHeadline(kit, { ...query.metrics, offer: form.offer }, words),
+      ...BUSINESS_VIEWS.map((view) => view.charts(kit, viewQuery, words)),
+    ]),
   );
   if (!read.ok) return { ...page, ...empty, error: t('ops.business.error.refused') };
+  const [headline, ...charts] = read.value;
   const csvSearch = businessSearch({ ...form, page: undefined });
   const views = BUSINESS_VIEWS.map((view, index) => ({
     id: view.id,
     title: t(view.titleKey),
-    charts: read.value[index] as BusinessChart[],
+    charts: charts[index] as BusinessChart[],
     csvHref: `/ops/business/${view.id}.csv?${csvSearch}`,
   }));
   const data = { lang: words.lang, rtl: words.dir === 'rtl', charts: views.flatMap((view) => view.charts) };
   return {
     ...page,
     error: undefined,
+    headline,
     views,
     paging: pagingOf(form, shown, words),
     chartData: JSON.stringify(data).replaceAll('<', '\\u003c'),

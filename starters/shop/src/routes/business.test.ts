@@ -1,8 +1,28 @@
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BrowserSession, postForm, tokenOn } from '../test-support/browser-session.js';
 import { type ShopUnderTest, shopUnderTest, TEST_OPERATOR } from '../test-support/shop-under-test.js';
+
+/** The headline cards as text: each figure's id, its value, its note and its change, spaces squeezed. */
+const figuresOf = (
+  html: string,
+): Record<string, { value: string; note?: string; change: string; words: string }> =>
+  Object.fromEntries(
+    [...html.matchAll(/<div class="card figure" id="figure-([\w-]+)">(.*?)<\/div>/g)].map(([, id, card]) => {
+      const part = (pattern: RegExp) => pattern.exec(card ?? '')?.[1]?.trim();
+      const note = part(/<dd class="figure-note small">(.*?)<\/dd>/);
+      return [
+        id,
+        {
+          value: part(/<dd class="figure-value">(.*?)<\/dd>/) ?? '',
+          ...(note === undefined ? {} : { note }),
+          change: part(/<bdi>(.*?)<\/bdi>/) ?? '',
+          words: part(/<span class="visually-hidden">(.*?)<\/span>/) ?? '',
+        },
+      ];
+    }),
+  );
 
 // The Business page and its CSV over HTTP, after a trial and a day pass bought through the embedded sandbox.
 describe('the Business page', () => {
@@ -73,6 +93,59 @@ describe('the Business page', () => {
     expect(html).not.toContain('business-paging');
   });
 
+  it('puts the headline figures of the period first, each beside the period before it', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html.indexOf('<h2 id="headline-title">The whole period at a glance</h2>')).toBeLessThan(
+      html.indexOf('<form'),
+    );
+    const figures = figuresOf(html);
+    expect(Object.keys(figures)).toEqual([
+      'activeSubscribers',
+      'recurringRevenue',
+      'trialConversionRate',
+      'churnRate',
+      'firstAttemptCollectionRate',
+      'graceRecoveryRate',
+      'checkoutConversionRate',
+    ]);
+    // Today: one trial started and live; yesterday, nothing.
+    expect(figures.activeSubscribers).toEqual({
+      value: '1',
+      change: '+1 · before: 0',
+      words: 'Up 1 from 0 in the previous period.',
+    });
+    // Nothing ended of the one subscription live or started: 0 %, and no rate the day before.
+    expect(figures.churnRate).toEqual({
+      value: '0%',
+      change: 'before: —',
+      words: 'Previous period: no data.',
+    });
+    // No charge was due yet: a dash and why, never a made-up 0 %.
+    expect(figures.firstAttemptCollectionRate?.value).toBe('—');
+    expect(figures.firstAttemptCollectionRate?.note).toBe(
+      'No data: no renewal and no trial’s first charge was due in the period.',
+    );
+    // What the store may not tell yet is said as such, whichever store the shop runs on.
+    expect(figures.checkoutConversionRate?.note).toContain(
+      'or this shop’s store does not tell checkouts’ outcomes yet',
+    );
+    expect(figures.recurringRevenue?.value).toBe('—');
+  });
+
+  it('gives the figures of the whole period on every page of its buckets', async () => {
+    const from = new Date(Date.parse(today) - 199 * 86_400_000).toISOString().slice(0, 10);
+    const dayName = (day: string) =>
+      new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(day));
+    for (const page of [1, 3]) {
+      const html = pageText(
+        await operator.get(`/ops/business?from=${from}&to=${today}&interval=day&page=${page}`),
+      );
+      expect(html).toContain(`From ${dayName(from)} to ${dayName(today)}: every bucket of the period`);
+      // The earliest page's buckets hold nothing; the figures still count today's subscriber.
+      expect(figuresOf(html).activeSubscribers?.value).toBe('1');
+    }
+  });
+
   it('tells the two premium offers apart in the offer filter: price, period and trial', async () => {
     const html = pageText(await operator.get('/ops/business'));
     expect(html).toContain(
@@ -132,6 +205,14 @@ describe('the Business page', () => {
     expect(html).toContain('<option value="offer_day_pass" selected>Day pass — TND 1.000</option>');
     expect(cellsOf(html, 'growth')).toEqual([[expect.any(String), '0', '0', '0']]);
     expect(cellsOf(html, 'collected')[0]?.[1]).toMatch(/^TND\s?1\.000$/);
+    // The figures follow the filter: a pass is no subscription, so no churn rate either.
+    const figures = figuresOf(html);
+    expect(figures.activeSubscribers).toEqual({
+      value: '0',
+      change: '0 · before: 0',
+      words: 'Unchanged from the previous period (0).',
+    });
+    expect(figures.churnRate?.note).toBe('No data: no subscription was live or started in the period.');
   });
 
   it('sends the CSV’s address of before the views to the metrics CSV, with its query', async () => {
@@ -183,6 +264,15 @@ describe('the Business page', () => {
     expect(french).toContain('<h1>L’activité en un coup d’œil</h1>');
     expect(french).toContain('<th scope="col">Essais commencés</th>');
     expect(cellsOf(french, 'collected')[0]?.[1]).toMatch(/^1,000\s?TND$/);
+    // The headline figures too: percents and signs as Intl writes them in the language.
+    expect(french).toContain('<h2 id="headline-title">Toute la période en un coup d’œil</h2>');
+    // pageText squeezes spaces: French's narrow no-break space before % too.
+    const percentIn = (lang: string) =>
+      new Intl.NumberFormat(lang, { style: 'percent' }).format(0).replace(/\s+/g, ' ');
+    expect(figuresOf(french).churnRate?.value).toBe(percentIn('fr'));
+    expect(figuresOf(french).activeSubscribers?.words).toBe(
+      'En hausse de 1 par rapport à 0 sur la période précédente.',
+    );
     await operator.get('/language?lang=ar&next=/ops');
     const arabic = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
     expect(arabic).toContain('<html lang="ar" dir="rtl">');
@@ -193,6 +283,122 @@ describe('the Business page', () => {
     );
     const number = new Intl.NumberFormat('ar');
     expect(cellsOf(arabic, 'growth')[0]).toEqual([day, ...[0, 1, 0].map((n) => number.format(n))]);
+    expect(figuresOf(arabic).churnRate?.value).toBe(percentIn('ar'));
+    expect(figuresOf(arabic).activeSubscribers?.value).toBe(number.format(1));
+    expect(figuresOf(arabic).recurringRevenue?.words).toBe('الفترة السابقة: لا بيانات.');
     await operator.get('/language?lang=en&next=/ops');
+  });
+});
+
+// The headline figures against a history planted on the sandbox's clock: two trials and a pass
+// bought on day 0, one trial cancelled now on day 2, the other converting on day 7.
+describe('the Business page’s headline figures, on a small planted history', () => {
+  let shop: ShopUnderTest;
+  let operator: BrowserSession;
+  let day0: number;
+  const DAY_MS = 86_400_000;
+  const dayOf = (days: number) => new Date(day0 + days * DAY_MS).toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    shop = await shopUnderTest();
+    const { sandbox, kit } = shop.billing;
+    if (!sandbox) throw new Error('the shop should run the embedded sandbox');
+    day0 = Date.parse(kit.now().toISOString().slice(0, 10));
+    const customers: Record<string, BrowserSession> = {};
+    for (const [accountId, offerUid] of [
+      ['demo-lea', 'offer_premium_monthly'],
+      ['demo-amira', 'offer_premium_monthly'],
+      ['demo-youssef', 'offer_day_pass'],
+    ] as const) {
+      const customer = request.agent(shop.app);
+      customers[accountId] = customer;
+      await postForm(customer, '/sign-in', { accountId });
+      const checkout = await postForm(customer, '/checkout', {
+        offerUid,
+        token: await tokenOn(customer, '/'),
+      });
+      const outcome = await createCheckoutDriver(sandbox).pay(checkout.headers.location ?? '');
+      expect(outcome.status).toBe('SUCCEEDED');
+      const returnUrl = new URL(outcome.returnUrl?.toString() ?? '/', shop.url);
+      await customer.get(`${returnUrl.pathname}${returnUrl.search}`);
+    }
+    await sandbox.advanceClock(2 * 86_400);
+    const amira = customers['demo-amira'] as BrowserSession;
+    const held = await kit.store.listByAccount('demo-amira');
+    const uid = held.find((one) => one.type === 'SUBSCRIPTION')?.subscriptionUid ?? '';
+    const cancelled = await postForm(amira, `/account/subscriptions/${uid}/cancel`, {
+      when: 'NOW',
+      token: await tokenOn(amira, `/account/subscriptions/${uid}/cancel?when=NOW`),
+    });
+    expect(cancelled.status).toBeLessThan(400);
+    // Léa's trial ends on day 7: its first charge is collected, told by a webhook.
+    await sandbox.advanceClock(6 * 86_400);
+    await vi.waitFor(async () => {
+      const report = await kit.metrics({ from: new Date(day0), to: new Date(day0 + 9 * DAY_MS) });
+      expect(report.rows.reduce((sum, row) => sum + row.trialsConverted, 0)).toBe(1);
+    });
+    operator = request.agent(shop.app);
+    await postForm(operator, '/ops/sign-in', { password: TEST_OPERATOR.password });
+  });
+  afterAll(() => shop?.close());
+
+  const figuresAt = async (query: string) => {
+    const response = await operator.get(`/ops/business?${query}`);
+    expect(response.status).toBe(200);
+    return figuresOf(response.text.replace(/\s+/g, ' '));
+  };
+
+  it('compares days 1 to 14 with the 14 days before: one subscriber lost, half of them churned', async () => {
+    const figures = await figuresAt(`from=${dayOf(1)}&to=${dayOf(14)}&interval=day`);
+    // Two trials live as day 0 ended; Léa's alone as day 14 ends.
+    expect(figures.activeSubscribers).toEqual({
+      value: '1',
+      change: '-1 · before: 2',
+      words: 'Down 1 from 2 in the previous period.',
+    });
+    // One ended of the two live as the period began (none started in it); none the period before.
+    expect(figures.churnRate).toEqual({
+      value: '50%',
+      change: '+50 pts · before: 0%',
+      words: 'Up 50 percentage points from 0% in the previous period.',
+    });
+    // Léa's trial's first charge, collected at once; nothing was due the period before.
+    expect(figures.firstAttemptCollectionRate).toEqual({
+      value: '100%',
+      change: 'before: —',
+      words: 'Previous period: no data.',
+    });
+    expect(figures.graceRecoveryRate?.value).toBe('—');
+  });
+
+  it('colours a rising churn and a falling count of subscribers as bad news', async () => {
+    const html = (await operator.get(`/ops/business?from=${dayOf(1)}&to=${dayOf(14)}&interval=day`)).text;
+    expect(html).toMatch(/id="figure-churnRate">[\s\S]*?<dd class="figure-change trend-up tone-bad">/);
+    expect(html).toMatch(
+      /id="figure-activeSubscribers">[\s\S]*?<dd class="figure-change trend-down tone-bad">/,
+    );
+  });
+
+  it('follows the offer filter: the pass has no subscriber, the trial offer all of them', async () => {
+    const period = `from=${dayOf(1)}&to=${dayOf(14)}&interval=day`;
+    const pass = await figuresAt(`${period}&offer=offer_day_pass`);
+    expect(pass.activeSubscribers?.value).toBe('0');
+    expect(pass.churnRate?.value).toBe('—');
+    const trial = await figuresAt(`${period}&offer=offer_premium_monthly`);
+    expect(trial.activeSubscribers?.change).toBe('-1 · before: 2');
+    expect(trial.churnRate?.value).toBe('50%');
+    // The same offer's plan without a trial sold nothing.
+    const paid = await figuresAt(`${period}&offer=offer_premium_monthly_paid`);
+    expect(paid.activeSubscribers?.value).toBe('0');
+    expect(paid.firstAttemptCollectionRate?.value).toBe('—');
+  });
+
+  it('counts the whole period by week, as the weeks before it', async () => {
+    // Days 0 to 14 by week: the weeks holding them, against as many weeks before (nothing).
+    const figures = await figuresAt(`from=${dayOf(0)}&to=${dayOf(14)}&interval=week`);
+    expect(figures.activeSubscribers?.change).toBe('+1 · before: 0');
+    // Two started, one ended: 50 %.
+    expect(figures.churnRate?.value).toBe('50%');
+    expect(figures.firstAttemptCollectionRate?.value).toBe('100%');
   });
 });
