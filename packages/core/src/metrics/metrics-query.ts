@@ -12,9 +12,11 @@ export interface MetricsQuery {
 /** The longest range answered at once: ten years of days. */
 const MAX_BUCKETS_DAYS = 3_660;
 
-/** The query checked, its interval filled in: a DcbError `invalid_option` naming what is wrong. */
-export function checkMetricsQuery(query: MetricsQuery): Required<MetricsQuery> {
-  const where = 'kit.metrics';
+/**
+ * The query checked, its interval filled in: a DcbError `invalid_option` naming what is wrong and
+ * `where` it was asked (`kit.metrics`, `kit.checkoutFunnel`).
+ */
+export function checkMetricsQuery(query: MetricsQuery, where = 'kit.metrics'): Required<MetricsQuery> {
   if (typeof query !== 'object' || query === null)
     throw optionError(where, 'query', 'is required: { from, to, interval }.');
   const { from, to, interval = 'day' } = query;
