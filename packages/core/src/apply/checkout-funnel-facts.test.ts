@@ -13,6 +13,7 @@ function funnelOn(store: ReturnType<typeof memoryStore>) {
     recorded,
     funnel: {
       offers,
+      keepsFacts: true,
       recordFacts: async (entries: readonly MetricEntry[]) => {
         recorded.push([...entries]);
         await store.recordMetrics(entries);
@@ -120,5 +121,22 @@ describe('settleCheckout', () => {
       later,
     );
     expect((await store.listPendingPaymentsOfAccount('acct'))[0]?.ended?.status).toBe('SUCCEEDED');
+  });
+
+  it('restates no start when the facts are only counted (no store keeps them): the counter would count it twice', async () => {
+    const store = memoryStore();
+    const told: MetricEntry[] = [];
+    await pendingCheckout(store);
+    const countedOnly = {
+      offers,
+      recordFacts: async (entries: readonly MetricEntry[]) => void told.push(...entries),
+    };
+    await settleCheckout(
+      store,
+      countedOnly,
+      { payment: { paymentUid: 'pay_1', status: 'SUCCEEDED' }, accountKey: 'acct' },
+      later,
+    );
+    expect(told.map((entry) => entry.kind)).toEqual(['checkout_succeeded']);
   });
 });

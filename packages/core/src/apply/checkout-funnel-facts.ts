@@ -8,6 +8,12 @@ import type { RecordFacts } from './record-facts.js';
 export interface FunnelFacts {
   readonly recordFacts: RecordFacts | undefined;
   readonly offers: Pick<Offers, 'get'>;
+  /**
+   * True when the facts go to a store that counts each key once: an ending then restates its
+   * checkout's start, which adds nothing unless the start was never counted. Without such a store
+   * the counters count what they are told, and a restated start would count twice.
+   */
+  readonly keepsFacts?: boolean;
 }
 
 /** The offer's currency: the daily totals are kept per currency ('XXX', ISO 4217's "no currency", for an offer no longer sold). */
@@ -36,8 +42,9 @@ export interface SettledCheckout {
 /**
  * Settles a pending payment (`settlePendingPayment`) and, when it is a checkout of the funnel (a
  * payment the kit recorded as pending, not ended yet), records how it ended, dated at its
- * `recordedAt` so that it counts in the bucket it started. The start is recorded again with it (it
- * counts once): a start whose write failed at the checkout is not lost. The facts go first, so that
+ * `recordedAt` so that it counts in the bucket it started. With a store that keeps the facts, the
+ * start is recorded again with it (it counts once): a start whose write failed at the checkout, or
+ * that an earlier version never wrote, is not lost, and no ending outnumbers its starts. The facts go first, so that
  * a write that fails leaves the payment pending for the retry to settle. A payment the kit never
  * recorded (bought elsewhere) is not in the funnel.
  */
@@ -56,7 +63,8 @@ export async function settleCheckout(
     }
     const currency = currencyOf(funnel.offers, checkout.offerUid);
     const ended = checkoutEndEntry(checkout, payment, currency);
-    await funnel.recordFacts?.([checkoutStartedEntry(checkout, currency), ...(ended ? [ended] : [])]);
+    const start = funnel.keepsFacts === true ? [checkoutStartedEntry(checkout, currency)] : [];
+    await funnel.recordFacts?.([...start, ...(ended ? [ended] : [])]);
   }
   await settlePendingPayment(store, payment, now);
 }

@@ -103,7 +103,7 @@ export async function decideClaimedEvent(
     const { payments } = context;
     await settleCheckout(
       context.store,
-      { recordFacts: context.recordFacts, offers: context.apply.offers },
+      { recordFacts: context.recordFacts, offers: context.apply.offers, keepsFacts: context.keepsMetrics },
       {
         payment: { paymentUid: event.paymentUid, status, ...line },
         accountKey: applied.accountKey,
