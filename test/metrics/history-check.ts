@@ -2,11 +2,12 @@ import type { MetricsReport } from '@dcbkit/core';
 import type { EntitlementStore } from '@dcbkit/core/store';
 import fc from 'fast-check';
 import { TEST_START } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
+import { funnelTruth, kitFunnel } from './funnel-truth.js';
 import { type History, historyArbitrary, historySource } from './history-steps.js';
 import { type PlantedWorld, startPlantedWorld } from './planted-world.js';
 import { addModelOffers, playHistory } from './play-history.js';
 import { sandboxFigures } from './sandbox-figures.js';
-import { type Counted, kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
+import { kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
 import type { StoreSource } from './stores-under-test.js';
 
 type MetricsInterval = MetricsReport['interval'];
@@ -15,11 +16,13 @@ const INTERVALS: readonly MetricsInterval[] = ['day', 'week', 'month'];
 
 /** Where the kit's numbers and the sandbox's records first part. */
 export interface Mismatch {
+  /** `kit.metrics` (its rows, or its totals), or `kit.checkoutFunnel`. */
+  view: 'metrics' | 'checkoutFunnel';
   interval: MetricsInterval;
   /** `<bucket start>|<offerUid>`, or `totals <from>` for the headline figures of a period. */
   bucket: string;
-  kit: Counted | object | undefined;
-  sandbox: Counted | object | undefined;
+  kit: object | undefined;
+  sandbox: object | undefined;
 }
 
 /**
@@ -33,20 +36,21 @@ export async function mismatchOf(store: EntitlementStore, history: History): Pro
     kit: { linePolicy: history.linePolicy },
   });
   try {
-    await playHistory(world, history);
+    const routed = await playHistory(world, history);
     const to = new Date(world.sandbox.clock.now().getTime() + 86_400_000);
     for (const interval of INTERVALS) {
       const report = await world.kit.metrics({ from: new Date(TEST_START), to, interval });
-      const kit = kitCounts(report);
       const truth = withoutEmpty(
         await sandboxTruth(world.sandbox, { from: TEST_START, to: report.to, interval }, world.spent),
       );
-      const buckets = [...new Set([...kit.keys(), ...truth.keys()])].sort();
-      for (const bucket of buckets) {
-        if (JSON.stringify(kit.get(bucket)) !== JSON.stringify(truth.get(bucket))) {
-          return { interval, bucket, kit: kit.get(bucket), sandbox: truth.get(bucket) };
-        }
-      }
+      const metrics = firstDifference(kitCounts(report), truth);
+      if (metrics !== undefined) return { view: 'metrics', interval, ...metrics };
+      const funnel = await world.kit.checkoutFunnel({ from: new Date(TEST_START), to, interval });
+      const checkouts = firstDifference(
+        kitFunnel(funnel.rows),
+        await funnelTruth(world.sandbox, { from: TEST_START, to: funnel.to, interval }, routed),
+      );
+      if (checkouts !== undefined) return { view: 'checkoutFunnel', interval, ...checkouts };
     }
     return await totalsMismatch(world, to);
   } finally {
@@ -77,7 +81,21 @@ async function totalsMismatch(world: PlantedWorld, to: Date): Promise<Mismatch |
     to: period.from,
   });
   if (JSON.stringify(kit) === JSON.stringify(sandbox)) return undefined;
-  return { interval: 'day', bucket: `totals ${period.from}`, kit, sandbox };
+  return { view: 'metrics', interval: 'day', bucket: `totals ${period.from}`, kit, sandbox };
+}
+
+/** The first bucket, in time order, whose rows differ. */
+function firstDifference<Row>(
+  kit: Map<string, Row>,
+  truth: Map<string, Row>,
+): { bucket: string; kit: Row | undefined; sandbox: Row | undefined } | undefined {
+  const buckets = [...new Set([...kit.keys(), ...truth.keys()])].sort();
+  for (const bucket of buckets) {
+    if (JSON.stringify(kit.get(bucket)) !== JSON.stringify(truth.get(bucket))) {
+      return { bucket, kit: kit.get(bucket), sandbox: truth.get(bucket) };
+    }
+  }
+  return undefined;
 }
 
 export interface HistoryCheck {
@@ -116,10 +134,9 @@ export async function checkHistories(
   return { held: details.numRuns - 1, failure: { seed: details.seed, history, mismatch } };
 }
 
-export function describeMismatch({ interval, bucket, kit, sandbox }: Mismatch): string {
-  const numbers = (row: Counted | object | undefined) =>
-    row === undefined ? 'nothing' : JSON.stringify(row);
-  return `by ${interval}, ${bucket}:\n  kit:     ${numbers(kit)}\n  sandbox: ${numbers(sandbox)}`;
+export function describeMismatch({ view, interval, bucket, kit, sandbox }: Mismatch): string {
+  const numbers = (row: object | undefined) => (row === undefined ? 'nothing' : JSON.stringify(row));
+  return `kit.${view} by ${interval}, ${bucket}:\n  kit:     ${numbers(kit)}\n  sandbox: ${numbers(sandbox)}`;
 }
 
 /** What a failed check prints: the mismatch and the shrunk history as a test to paste. */

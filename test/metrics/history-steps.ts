@@ -26,7 +26,7 @@ export type Via = 'routes' | 'api';
  */
 export type Step =
   | { do: 'buy'; account: number; offer: OfferName; line: number; via: Via; returnPage: boolean }
-  | { do: 'refuse'; account: number; offer: OfferName; as: Refusal }
+  | { do: 'refuse'; account: number; offer: OfferName; as: Refusal; via?: Via }
   | { do: 'cancel'; account: number; pick: number; when: 'NOW' | 'PERIOD_END'; via: Via }
   | { do: 'resume'; account: number; pick: number; via: Via }
   | { do: 'renewals'; account: number; pick: number; fail: 'once' | 'twice' | 'always' }
@@ -78,6 +78,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
         'abandoned',
         'left-to-expire',
       ),
+      // Through the routes, the checkout funnel counts it (at the service, it is not a checkout of the shop's).
+      via,
     }),
   },
   {

@@ -61,8 +61,11 @@ const FAILURE_CAUSES = {
 
 const PASS_PRODUCT = 'prod_day_pass';
 
-/** Plays a history on a world, then lets every delivery land: the kit has seen all the service sent. */
-export async function playHistory(world: PlantedWorld, history: History): Promise<void> {
+/**
+ * Plays a history on a world, then lets every delivery land: the kit has seen all the service sent.
+ * Resolves to the payments the kit's checkout route created (the shop's record of its checkouts).
+ */
+export async function playHistory(world: PlantedWorld, history: History): Promise<ReadonlySet<string>> {
   world.sandbox.setChaos({
     seed: history.chaos.seed,
     duplicateProbability: history.chaos.duplicate,
@@ -77,12 +80,15 @@ export async function playHistory(world: PlantedWorld, history: History): Promis
     await world.sandbox.deliverDue();
   }
   await player.settle();
+  return player.routed;
 }
 
 class HistoryPlayer {
   /** Each account's subscriptions, in the order bought. */
   private readonly subscriptions = new Map<string, string[]>();
   private readonly checkout;
+  /** The payments the checkout route created (a route that continued an open checkout names it again). */
+  readonly routed = new Set<string>();
 
   constructor(private readonly world: PlantedWorld) {
     this.checkout = createCheckoutDriver(world.sandbox);
@@ -95,7 +101,7 @@ class HistoryPlayer {
           this.buy(accountOf(step.account), step.offer, step.line, step.via, step.returnPage),
         );
       case 'refuse':
-        return refusedIsFine(this.refuse(accountOf(step.account), step.offer, step.as));
+        return refusedIsFine(this.refuse(accountOf(step.account), step.offer, step.as, step.via ?? 'api'));
       case 'cancel':
         return refusedIsFine(this.change(step.account, step.pick, step.via, 'cancel', step.when));
       case 'resume':
@@ -169,9 +175,12 @@ class HistoryPlayer {
     return false;
   }
 
-  private async refuse(account: string, offer: OfferName, as: Refusal) {
-    if (await this.subscribed(account, OFFER_UIDS[offer])) return;
-    const checkoutUrl = await this.checkoutByApi(account, offer);
+  private async refuse(account: string, offer: OfferName, as: Refusal, via: Via) {
+    if (via === 'api' && (await this.subscribed(account, OFFER_UIDS[offer]))) return;
+    const checkoutUrl =
+      via === 'routes'
+        ? await this.checkoutByRoute(account, offer)
+        : await this.checkoutByApi(account, offer);
     try {
       const number = REFUSED_NUMBERS[as];
       if (number !== undefined) await this.checkout.pay(checkoutUrl, { msisdn: number });
@@ -212,6 +221,7 @@ class HistoryPlayer {
       request: sameOrigin,
     });
     if (result.type !== 'redirect') throw new Refused(`checkout answered ${result.type}`);
+    this.routed.add(new URL(result.location).pathname.split('/').pop() ?? '');
     return result.location;
   }
 

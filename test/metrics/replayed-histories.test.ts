@@ -153,4 +153,68 @@ describe('histories that once broke the business view', () => {
       ],
     });
   });
+
+  it('every ending of a checkout the routes started, each in the bucket it started (the checkout funnel)', async () => {
+    const world = await startPlantedWorld(memoryStore());
+    try {
+      const history: History = {
+        chaos: calm,
+        linePolicy: 'report',
+        steps: [
+          { do: 'buy', account: 0, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+          // The same line's second trial: SUB-108, refused; told by payment.failed, its code read.
+          { do: 'buy', account: 1, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+          { do: 'refuse', account: 2, offer: 'paid', as: 'opted-out', via: 'routes' },
+          { do: 'refuse', account: 3, offer: 'paid', as: 'no-balance', via: 'routes' },
+          { do: 'refuse', account: 4, offer: 'unlock', as: 'wrong-pin', via: 'routes' },
+          { do: 'refuse', account: 5, offer: 'unlock', as: 'left-to-expire', via: 'routes' },
+          // Before midnight, ended after it: in the first day's bucket still.
+          { do: 'wait', hours: 23 },
+          { do: 'refuse', account: 6, offer: 'pass', as: 'declined', via: 'routes' },
+          { do: 'wait', hours: 48 },
+        ],
+      };
+      await playHistory(world, history);
+      const funnel = await world.kit.checkoutFunnel({
+        from: new Date('2030-01-01T00:00:00.000Z'),
+        to: new Date('2030-01-08T00:00:00.000Z'),
+        interval: 'week',
+      });
+      const total = (pick: (row: (typeof funnel.rows)[number]) => number) =>
+        funnel.rows.reduce((sum, row) => sum + pick(row), 0);
+      const codes = (pick: (row: (typeof funnel.rows)[number]) => Record<string, number>) =>
+        funnel.rows.reduce<Record<string, number>>((all, row) => {
+          for (const [code, count] of Object.entries(pick(row))) all[code] = (all[code] ?? 0) + count;
+          return all;
+        }, {});
+      expect({
+        started: total((row) => row.started),
+        succeeded: total((row) => row.succeeded),
+        refused: codes((row) => row.refused),
+        failed: codes((row) => row.failed),
+        expired: total((row) => row.expired),
+        pending: total((row) => row.pending),
+      }).toEqual({
+        started: 7,
+        succeeded: 1,
+        refused: { 'RSK-101': 1, 'SUB-108': 1 },
+        failed: { 'PAY-101': 1, 'PAY-103': 1, none: 1 },
+        expired: 1,
+        pending: 0,
+      });
+    } finally {
+      await world.close();
+    }
+    await expectHistoryHolds({
+      chaos: calm,
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 0, offer: 'trial', line: 0, via: 'routes', returnPage: true },
+        { do: 'buy', account: 1, offer: 'trial', line: 0, via: 'routes', returnPage: true },
+        { do: 'refuse', account: 2, offer: 'paid', as: 'unsupported-operator', via: 'routes' },
+        { do: 'refuse', account: 3, offer: 'paid', as: 'abandoned', via: 'routes' },
+        { do: 'outage', hours: 30 },
+      ],
+    });
+  });
 });

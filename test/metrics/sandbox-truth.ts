@@ -57,7 +57,7 @@ export interface TruthBuckets {
 
 const DAY = 86_400_000;
 
-function bucketOf(iso: string, interval: TruthBuckets['interval']): string {
+export function bucketOf(iso: string, interval: TruthBuckets['interval']): string {
   const at = new Date(iso);
   const day = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate());
   if (interval === 'month') return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1)).toISOString();

@@ -12,7 +12,7 @@ import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { accountViews } from './account-views.js';
 import { explainAccess } from './explain.js';
 import { explainLine } from './explain-line.js';
-import { metricsOf } from './kit-metrics.js';
+import { checkoutFunnelOf, metricsOf } from './kit-metrics.js';
 import { kitReconcilers } from './kit-reconcile.js';
 import type { DcbKit, DcbKitConfig, DefaultStore } from './kit-types.js';
 import { checkReadiness } from './readiness.js';
@@ -43,6 +43,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
   const webhook = createWebhookHandler({
     ...resolved.webhook,
     subscriptions: client.subscriptions,
+    payments: client.payments,
     confirm: (event) =>
       event.subscriptionUid === undefined
         ? Promise.resolve(undefined)
@@ -103,6 +104,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     webhookHealth: () => webhook.health(),
     checkReadiness: () => checkReadiness(store, client),
     metrics: (query) => metricsOf(metrics, offers, query),
+    checkoutFunnel: (query) => checkoutFunnelOf(metrics, offers, query),
   };
   return Object.freeze(kit);
 }

@@ -126,4 +126,21 @@ describe('kit.metrics', () => {
       code: 'invalid_option',
     });
   });
+
+  it('answers kit.checkoutFunnel with a row per bucket and offer, and refuses its queries naming the method', async () => {
+    const kit = kitWith();
+    const funnel = await kit.checkoutFunnel({ ...whole, interval: 'month' });
+    expect(funnel.interval).toBe('month');
+    expect(funnel.rows[0]).toMatchObject({ start: '2026-11-01T00:00:00.000Z', started: 0, pending: 0 });
+    await expect(kit.checkoutFunnel({ from: new Date('x'), to: new Date() })).rejects.toMatchObject({
+      code: 'invalid_option',
+      details: { option: 'from' },
+      message: expect.stringContaining('kit.checkoutFunnel'),
+    });
+    await expect(kitWith({ metrics: false }).checkoutFunnel(whole)).rejects.toMatchObject({
+      code: 'invalid_option',
+      details: { option: 'store' },
+      message: expect.stringContaining('kit.checkoutFunnel'),
+    });
+  });
 });

@@ -1,8 +1,13 @@
 import { optionError } from '../errors/option-error.js';
 import { type Buckets, bucketsBefore, bucketsOf } from '../metrics/buckets.js';
-import { metricsTotals, type PeriodNumbers } from '../metrics/headline-figures.js';
+import {
+  type CheckoutFunnelReport,
+  type CheckoutFunnelRow,
+  checkoutFunnel,
+} from '../metrics/checkout-funnel.js';
+import { type CheckoutOutcomes, metricsTotals, type PeriodNumbers } from '../metrics/headline-figures.js';
 import type { MetricDays } from '../metrics/metric-day.js';
-import { checkMetricsQuery, type MetricsQuery } from '../metrics/metrics-query.js';
+import { type CheckedMetricsQuery, checkMetricsQuery, type MetricsQuery } from '../metrics/metrics-query.js';
 import { type MetricsReport, metricsReport } from '../metrics/metrics-report.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { MetricsStore } from '../store/metrics-store.js';
@@ -17,22 +22,17 @@ export async function metricsOf(
   query: MetricsQuery,
 ): Promise<MetricsReport> {
   const checked = checkMetricsQuery(query);
-  if (store === undefined) {
-    throw optionError(
-      'kit.metrics',
-      'store',
-      'keeps no metrics (or `metrics: false` was set): use memoryStore or @dcbkit/store-postgres, or add the MetricsStore methods to yours (docs/store-authors.md).',
-    );
-  }
+  const kept = metricsStoreOf(store, 'kit.metrics');
   const { interval, offerUid } = checked;
   const buckets = bucketsOf(checked.from, checked.to, interval);
   const before = bucketsBefore(buckets, interval);
-  const [days, daysBefore] = await Promise.all([readDays(store, buckets), readDays(store, before)]);
+  const [days, daysBefore] = await Promise.all([readDays(kept, buckets), readDays(kept, before)]);
   const only = <T extends { offerUid: string }>(list: readonly T[]) =>
     offerUid === undefined ? [...list] : list.filter((one) => one.offerUid === offerUid);
   const periodOf = (from: Date, to: Date, stored: MetricDays) => ({
     rows: only(metricsReport({ from, to, interval }, stored, offers.list).rows),
     liveAtStart: only(stored.liveBefore).reduce((sum, offer) => sum + offer.live, 0),
+    checkouts: checkoutOutcomes(only(checkoutFunnel({ from, to, interval }, stored.days, offers.list).rows)),
   });
   const current = periodOf(checked.from, checked.to, days) satisfies PeriodNumbers;
   const previous = periodOf(before.starts[0] as Date, before.end, daysBefore);
@@ -43,6 +43,43 @@ export async function metricsOf(
     rows: current.rows,
     totals: metricsTotals(current, previous, only(offers.list)),
   };
+}
+
+/** `kit.checkoutFunnel`: the same daily totals, made into the checkout funnel's rows. */
+export async function checkoutFunnelOf(
+  store: MetricsStore | undefined,
+  offers: Offers,
+  query: MetricsQuery,
+): Promise<CheckoutFunnelReport> {
+  const checked: CheckedMetricsQuery = checkMetricsQuery(query, 'kit.checkoutFunnel');
+  const kept = metricsStoreOf(store, 'kit.checkoutFunnel');
+  const { days } = await readDays(kept, bucketsOf(checked.from, checked.to, checked.interval));
+  const report = checkoutFunnel(checked, days, offers.list);
+  const { offerUid } = checked;
+  return offerUid === undefined
+    ? report
+    : { ...report, rows: report.rows.filter((row) => row.offerUid === offerUid) };
+}
+
+/** The checkouts of a period's funnel rows, added up for the headline's conversion rate. */
+function checkoutOutcomes(rows: readonly CheckoutFunnelRow[]): CheckoutOutcomes {
+  const outcomes = { started: 0, succeeded: 0, pending: 0 };
+  for (const row of rows) {
+    outcomes.started += row.started;
+    outcomes.succeeded += row.succeeded;
+    outcomes.pending += row.pending;
+  }
+  return outcomes;
+}
+
+/** The store's metrics methods; an `invalid_option` naming `where` when it keeps none. */
+function metricsStoreOf(store: MetricsStore | undefined, where: string): MetricsStore {
+  if (store !== undefined) return store;
+  throw optionError(
+    where,
+    'store',
+    'keeps no metrics (or `metrics: false` was set): use memoryStore or @dcbkit/store-postgres, or add the MetricsStore methods to yours (docs/store-authors.md).',
+  );
 }
 
 function readDays(store: MetricsStore, buckets: Buckets): Promise<MetricDays> {

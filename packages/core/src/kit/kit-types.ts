@@ -4,6 +4,7 @@ import type { WebhookListeners } from '../apply/listeners.js';
 import type { CreateClientOptions } from '../client/client-options.js';
 import type { DcbClient } from '../client/create-client.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
+import type { CheckoutFunnelReport } from '../metrics/checkout-funnel.js';
 import type { MetricsQuery } from '../metrics/metrics-query.js';
 import type { MetricsReport } from '../metrics/metrics-report.js';
 import type { ErrorHook } from '../observability/error-reporter.js';
@@ -196,4 +197,15 @@ export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
    * const { rows } = await kit.metrics({ from: new Date('2030-01-01'), to: new Date('2031-01-01'), interval: 'month' });
    */
   metrics(query: MetricsQuery): Promise<MetricsReport>;
+  /**
+   * The checkout funnel: per bucket and offer, the payments the partner routes created (`started`)
+   * and how they ended: `succeeded`, `refused` and `failed` by the service's code, `expired`,
+   * `canceled`, and `pending` (not ended yet). A checkout counts once, in the bucket it started,
+   * whenever it ended. Needs a store that keeps metrics, as `kit.metrics` does; docs/operations.md
+   * says which code goes where.
+   *
+   * @example
+   * const { rows } = await kit.checkoutFunnel({ from: new Date('2030-01-01'), to: new Date('2030-02-01'), interval: 'week' });
+   */
+  checkoutFunnel(query: MetricsQuery): Promise<CheckoutFunnelReport>;
 }

@@ -40,7 +40,7 @@ export interface ResolvedKitConfig<Store extends EntitlementStore> {
   /** The client as given, or the options to make it with (the kit's logger and clock added). */
   readonly client: DcbClient | CreateClientOptions;
   /** The webhook handler's options, but for `confirm`, which needs the client. */
-  readonly webhook: Omit<CreateWebhookHandlerOptions, 'confirm' | 'subscriptions'>;
+  readonly webhook: Omit<CreateWebhookHandlerOptions, 'confirm' | 'subscriptions' | 'payments'>;
   /** The partner routes' options but for the client and the grant; undefined without `returnUrl`. */
   readonly routes: Omit<PartnerRoutesOptions, 'client' | 'grantSucceededPayment'> | undefined;
   /** What every reconcile run of the kit passes, but for the client and the run's own options. */

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
+import { factRecorder } from '../apply/record-facts.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { isMetricsStore } from '../store/metrics-store.js';
 import { chargeFields, dayAt, signedRequest, subscriptionEvent } from '../test-support/fixtures.js';
 import { offlineKit } from '../test-support/offline-kit.js';
 import { useTestMeter } from '../test-support/otel-meter.js';
+import { checkoutEndEntry, checkoutStartedEntry } from './checkout-facts.js';
 
 const exported = useTestMeter();
 
 const day = dayAt;
+
+/** The facts' recorder the kit's parts use, on the kit's store and the registered meter. */
+function factRecorderFor(kit: ReturnType<typeof offlineKit>) {
+  const record = factRecorder(isMetricsStore(kit.store) ? kit.store : undefined);
+  if (record === undefined) throw new Error('the test meter is registered: facts are recorded');
+  return record;
+}
 
 const event = (name: string, days: number, fields: Partial<WebhookEvent> = {}) =>
   subscriptionEvent('off_monthly', name, days, fields);
@@ -52,5 +62,34 @@ describe('the business as OpenTelemetry counters', () => {
       ]),
     );
     expect(points.filter((point) => point.startsWith('dcbkit.renewals'))).toHaveLength(3);
+  });
+
+  it('counts the checkout funnel once per checkout, by outcome and code, as the store counted it', async () => {
+    const kit = offlineKit();
+    const facts = [
+      { paymentUid: 'pay_a', status: 'FAILED', failureCode: 'PAY-101' },
+      { paymentUid: 'pay_b', status: 'FAILED', failureCode: 'SUB-108' },
+      { paymentUid: 'pay_c', status: 'SUCCEEDED' },
+    ] as const;
+    const record = factRecorderFor(kit);
+    for (const { paymentUid, ...ending } of facts) {
+      const checkout = {
+        paymentUid,
+        offerUid: 'off_monthly',
+        productUid: 'prod_premium',
+        recordedAt: day(0),
+      };
+      const entries = [checkoutStartedEntry(checkout, 'TND'), checkoutEndEntry(checkout, ending, 'TND')];
+      // Told twice (the return page's read, then the webhook): counted once.
+      for (let copy = 0; copy < 2; copy++) await record(entries.filter((entry) => entry !== undefined));
+    }
+    expect(await exported()).toEqual(
+      expect.arrayContaining([
+        'dcbkit.checkouts{dcbkit.offer=off_monthly,dcbkit.outcome=started} 3',
+        'dcbkit.checkouts{dcbkit.code=PAY-101,dcbkit.offer=off_monthly,dcbkit.outcome=failed} 1',
+        'dcbkit.checkouts{dcbkit.code=SUB-108,dcbkit.offer=off_monthly,dcbkit.outcome=refused} 1',
+        'dcbkit.checkouts{dcbkit.offer=off_monthly,dcbkit.outcome=succeeded} 1',
+      ]),
+    );
   });
 });

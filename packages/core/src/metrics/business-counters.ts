@@ -15,14 +15,20 @@ const COUNTED: Partial<Record<MetricKind, { counter: CounterName; attributes: Re
   churn_expired: { counter: 'revocations', attributes: { 'dcbkit.cause': 'expired' } },
   churn_suspended: { counter: 'revocations', attributes: { 'dcbkit.cause': 'suspended' } },
   churn_revoked: { counter: 'revocations', attributes: { 'dcbkit.cause': 'revoked' } },
+  checkout_started: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'started' } },
+  checkout_succeeded: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'succeeded' } },
+  checkout_refused: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'refused' } },
+  checkout_failed: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'failed' } },
+  checkout_expired: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'expired' } },
+  checkout_canceled: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'canceled' } },
 };
 
-type CounterName = 'renewals' | 'units' | 'revocations';
+type CounterName = 'renewals' | 'units' | 'revocations' | 'checkouts';
 
 /**
  * The business as OpenTelemetry counters, through `@opentelemetry/api` (a no-op until the app
  * registers a MeterProvider): facts as the store counted them, so each counts once across
- * redeliveries and reads; payments by status; access granted and revoked; reconciliation repairs.
+ * redeliveries and reads (the checkout funnel's among them); payments by status; access granted and revoked; reconciliation repairs.
  */
 export interface BusinessCounters {
   /** False until the app registers an SDK: callers skip what they would compute only for a counter. */
@@ -51,6 +57,10 @@ export function createBusinessCounters(): BusinessCounters {
     revocations: meter.createCounter('dcbkit.subscriptions.ended', {
       description: 'Subscriptions that ended, by cause',
     }),
+    checkouts: meter.createCounter('dcbkit.checkouts', {
+      description:
+        'Checkouts the partner routes started, and how each ended (the checkout funnel), with the service code of a refusal or failure',
+    }),
   };
   const payments = meter.createCounter('dcbkit.payments', {
     description: 'Payments that succeeded or failed',
@@ -67,6 +77,8 @@ export function createBusinessCounters(): BusinessCounters {
         if (counted)
           counters[counted.counter].add(entry.count, {
             ...counted.attributes,
+            // A checkout's refusal or failure code (PAY-101, RSK-101…; `none` when the service gave none).
+            ...(entry.detail !== undefined ? { 'dcbkit.code': entry.detail } : {}),
             'dcbkit.offer': entry.offerUid,
           });
       }

@@ -1,6 +1,6 @@
 import type { MetricKind } from './metric-entry.js';
 
-/** The facts of one kind, offer and currency on one UTC day, added up. */
+/** The facts of one kind, offer, currency and detail on one UTC day, added up. */
 export interface MetricDay {
   /** `YYYY-MM-DD`, UTC. */
   readonly day: string;
@@ -8,6 +8,8 @@ export interface MetricDay {
   readonly productUid: string;
   readonly kind: MetricKind;
   readonly currency: string;
+  /** The facts' `detail` (a checkout's code); absent for facts without one. Totals of two details stay apart. */
+  readonly detail?: string;
   /** The facts' counts, summed. */
   readonly count: number;
   /** Money collected, minor units of `currency`. */

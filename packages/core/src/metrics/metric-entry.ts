@@ -11,7 +11,11 @@
  *   cancellation, at the end of a period cancelled before, or for want of payment;
  * - `churn_revoked`: access ended by a revocation the service gave no subscription cause for;
  * - `unit_sold`, `unit_spent`: a CONSUMABLE unit bought, used;
- * - `unlock_sold`: a NON_CONSUMABLE bought.
+ * - `unlock_sold`: a NON_CONSUMABLE bought;
+ * - `checkout_started`: the partner routes created a payment (a checkout of the funnel);
+ * - `checkout_succeeded`, `checkout_refused`, `checkout_failed`, `checkout_expired`,
+ *   `checkout_canceled`: how such a checkout ended (`checkout-outcome.ts`), dated when it started
+ *   so that it counts in the start's bucket; `detail` is the service's code of a refusal or failure.
  */
 export const METRIC_KINDS = [
   'trial_started',
@@ -27,6 +31,12 @@ export const METRIC_KINDS = [
   'unit_sold',
   'unit_spent',
   'unlock_sold',
+  'checkout_started',
+  'checkout_succeeded',
+  'checkout_refused',
+  'checkout_failed',
+  'checkout_expired',
+  'checkout_canceled',
 ] as const;
 
 export type MetricKind = (typeof METRIC_KINDS)[number];
@@ -61,6 +71,11 @@ export interface MetricEntry {
    * outage) moves it to that entry's day; nothing else about it changes, and it still counts once.
    */
   readonly provisional?: true;
+  /**
+   * What sets this fact apart within its kind, kept apart in the daily totals: the service's code
+   * of a checkout's refusal or failure (`RSK-101`, `PAY-101`…). Absent for the other kinds.
+   */
+  readonly detail?: string;
 }
 
 export function isMetricKind(value: unknown): value is MetricKind {

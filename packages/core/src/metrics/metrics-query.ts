@@ -22,9 +22,11 @@ export interface CheckedMetricsQuery {
 /** The longest range answered at once: ten years of days. */
 const MAX_BUCKETS_DAYS = 3_660;
 
-/** The query checked, its interval filled in: a DcbError `invalid_option` naming what is wrong. */
-export function checkMetricsQuery(query: MetricsQuery): CheckedMetricsQuery {
-  const where = 'kit.metrics';
+/**
+ * The query checked, its interval filled in: a DcbError `invalid_option` naming what is wrong and
+ * `where` it was asked (`kit.metrics`, `kit.checkoutFunnel`).
+ */
+export function checkMetricsQuery(query: MetricsQuery, where = 'kit.metrics'): CheckedMetricsQuery {
   if (typeof query !== 'object' || query === null)
     throw optionError(where, 'query', 'is required: { from, to, interval }.');
   const { from, to, interval = 'day', offerUid } = query;

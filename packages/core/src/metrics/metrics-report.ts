@@ -1,5 +1,6 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
+import { isCheckoutKind } from './checkout-funnel.js';
 import type { MetricsTotals } from './headline-figures.js';
 import type { MetricDay, MetricDays } from './metric-day.js';
 import type { MetricKind } from './metric-entry.js';
@@ -19,7 +20,10 @@ export interface MetricsReport {
   readonly totals: MetricsTotals;
 }
 
-type Counts = Record<MetricKind, number>;
+/** The kinds this report counts: the checkout funnel's are `checkoutFunnel`'s. */
+type ReportKind = Exclude<MetricKind, `checkout_${string}`>;
+
+type Counts = Record<ReportKind, number>;
 
 interface Series {
   offerUid: string;
@@ -54,14 +58,15 @@ export function metricsReport(
   offers: Iterable<OfferDefinition>,
 ): Omit<MetricsReport, 'totals'> {
   const buckets = bucketsOf(query.from, query.to, query.interval);
-  const series = seriesOf(stored.days, offers);
+  const days = stored.days.filter((day) => !isCheckoutKind(day.kind));
+  const series = seriesOf(days, offers);
   const totals = new Map<string, { counts: Counts; amount: number; live: number }>();
-  for (const day of stored.days) {
+  for (const day of days) {
     const bucket = bucketIndexOf(day.day, buckets);
     if (bucket < 0) continue;
     const id = `${bucket}\n${seriesId(day)}`;
     const total = totals.get(id) ?? { counts: ZERO_COUNTS(), amount: 0, live: 0 };
-    total.counts[day.kind] += day.count;
+    total.counts[day.kind as ReportKind] += day.count;
     total.amount += day.amount;
     total.live += day.live;
     totals.set(id, total);

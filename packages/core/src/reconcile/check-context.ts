@@ -25,6 +25,8 @@ export interface CheckContext {
   recordHistory: RecordHistory | undefined;
   /** Records the business view's facts of each read; undefined in a dry run. */
   recordFacts: RecordFacts | undefined;
+  /** Whether the facts go to the store, which counts each once (recordFacts may count them only). */
+  keepsFacts: boolean;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { hasAccess } from '../access/has-access.js';
 import { applyPaymentRead } from '../apply/apply-payment-read.js';
+import { settleCheckout } from '../apply/checkout-funnel-facts.js';
 import type { AccessContext } from '../apply/listeners.js';
-import { isPaymentOpen, settlePendingPayment } from '../apply/pending-payments.js';
+import { isPaymentOpen } from '../apply/pending-payments.js';
 import type { PendingPayment } from '../store/reconcile-store.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
 import { readPolitely } from './read-politely.js';
@@ -21,8 +22,14 @@ export async function checkPendingPayment(
 ): Promise<CheckResult> {
   const { client, store, budget } = context;
   const forget = () => store.removePendingPayment(pending.paymentUid);
+  const { accountKey } = pending;
   const paid = () =>
-    settlePendingPayment(store, { paymentUid: pending.paymentUid, status: 'SUCCEEDED' }, context.now());
+    settleCheckout(
+      store,
+      context,
+      { payment: { paymentUid: pending.paymentUid, status: 'SUCCEEDED' }, accountKey },
+      context.now(),
+    );
   if ((await store.findByPaymentUid(pending.paymentUid)) !== undefined) {
     await paid();
     return { kind: 'settled' };
@@ -38,7 +45,7 @@ export async function checkPendingPayment(
     return { kind: 'settled' };
   }
   if (payment.status !== 'SUCCEEDED') {
-    await settlePendingPayment(store, payment, context.now());
+    await settleCheckout(store, context, { payment, accountKey }, context.now());
     return { kind: 'settled' };
   }
   let listenerError: unknown;

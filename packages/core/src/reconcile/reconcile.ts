@@ -121,6 +121,7 @@ export async function reconcile(options: ReconcileOptions): Promise<ReconcileRep
 function checkContextOf(options: ReconcileOptions, run: ResolvedRunOptions): CheckContext {
   const { store } = options;
   const { dryRun } = run;
+  const keptMetrics = dryRun ? undefined : keptMetricsOf(store, options.metrics);
   return {
     client: options.client,
     store: dryRun ? dryRunStore(store) : store,
@@ -137,7 +138,8 @@ function checkContextOf(options: ReconcileOptions, run: ResolvedRunOptions): Che
       reads: 0,
     },
     recordHistory: historyRecorder(dryRun ? undefined : keptHistoryOf(store, options.history)),
-    recordFacts: dryRun ? undefined : factRecorder(keptMetricsOf(store, options.metrics)),
+    recordFacts: dryRun ? undefined : factRecorder(keptMetrics),
+    keepsFacts: keptMetrics !== undefined,
   };
 }
 

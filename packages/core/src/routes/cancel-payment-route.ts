@@ -1,4 +1,5 @@
-import { isPaymentOpen, settlePendingPayment } from '../apply/pending-payments.js';
+import { settleCheckout } from '../apply/checkout-funnel-facts.js';
+import { isPaymentOpen } from '../apply/pending-payments.js';
 import { throwClientFailure } from './client-failure.js';
 import type { RouteInput } from './partner-route-types.js';
 import { readOwnPayment } from './read-own-payment.js';
@@ -25,10 +26,13 @@ export async function cancelPayment(context: RouteContext, input: RouteInput): P
   } else if (payment.status !== 'CANCELED') {
     // Consent given (the operator is charging), or already ended another way: the spec allows a
     // cancel only while the payment waits on the subscriber.
-    if (!isPaymentOpen(payment.status)) await settlePendingPayment(context.store, payment, context.now());
+    if (!isPaymentOpen(payment.status)) {
+      await settleCheckout(context.store, context, { payment, accountKey: account }, context.now());
+    }
     throw routeError('conflict', 'This payment can no longer be cancelled.');
   }
-  await settlePendingPayment(context.store, { paymentUid, status: 'CANCELED' }, context.now());
+  const canceled = { paymentUid, status: 'CANCELED' } as const;
+  await settleCheckout(context.store, context, { payment: canceled, accountKey: account }, context.now());
   return {
     type: 'view',
     status: 200,

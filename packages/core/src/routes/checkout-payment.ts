@@ -1,4 +1,4 @@
-import { settlePendingPayment } from '../apply/pending-payments.js';
+import { settleCheckout } from '../apply/checkout-funnel-facts.js';
 import { DcbApiError } from '../client/errors.js';
 import type { CreatePaymentRequest, Presentation } from '../schemas/create-payment.js';
 import type { OfferDefinition } from '../schemas/offer.js';
@@ -59,12 +59,13 @@ export async function createCheckoutPayment(
  */
 export async function checkedCheckoutUrl(
   context: RouteContext,
+  account: string,
   paymentUid: string,
   checkoutUrl: string | undefined,
 ): Promise<string> {
   const { checkoutBaseUrl } = context;
   if (isExpectedCheckoutUrl(checkoutUrl, paymentUid, checkoutBaseUrl)) return checkoutUrl as string;
-  const canceled = await cancelUnreachablePayment(context, paymentUid);
+  const canceled = await cancelUnreachablePayment(context, account, paymentUid);
   const configuredCheckoutHost = checkoutBaseUrl ? checkoutBaseUrl.href.replace(/\/+$/, '') : null;
   const refusal = context.checkoutRefusals.record({
     paymentUid,
@@ -102,10 +103,15 @@ export async function checkedCheckoutUrl(
 }
 
 /** True when the service cancelled the payment; a failure is logged, never thrown over the 502. */
-async function cancelUnreachablePayment(context: RouteContext, paymentUid: string): Promise<boolean> {
+async function cancelUnreachablePayment(
+  context: RouteContext,
+  accountKey: string,
+  paymentUid: string,
+): Promise<boolean> {
   try {
     await context.client.payments.cancel(paymentUid);
-    await settlePendingPayment(context.store, { paymentUid, status: 'CANCELED' }, context.now());
+    const payment = { paymentUid, status: 'CANCELED' } as const;
+    await settleCheckout(context.store, context, { payment, accountKey }, context.now());
     return true;
   } catch (error) {
     context.logger.warn?.(

@@ -1,4 +1,5 @@
 import { offerStanding } from '../access/offer-standing.js';
+import { recordCheckoutStarted } from '../apply/checkout-funnel-facts.js';
 import { rememberPendingPayment } from '../apply/pending-payments.js';
 import type { Presentation } from '../schemas/create-payment.js';
 import type { OfferDefinition } from '../schemas/offer.js';
@@ -54,17 +55,39 @@ export async function checkout(context: RouteContext, input: RouteInput): Promis
         if (checkoutUrl === undefined) {
           throw routeError('payment_pending', 'A payment for this is being confirmed; check your account.');
         }
-        const url = await checkedCheckoutUrl(context, paymentUid, checkoutUrl);
+        const url = await checkedCheckoutUrl(context, account, paymentUid, checkoutUrl);
         return checkoutResult(presentation, paymentUid, url, offers.get(offerUid) ?? offer);
       }
       default: {
         const payment = await createCheckoutPayment(context, account, standing.offer, presentation, nonce);
-        const url = await checkedCheckoutUrl(context, payment.paymentUid, payment.checkoutUrl);
-        await rememberPendingPayment(store, payment, account, now(), shown);
+        const url = await checkedCheckoutUrl(context, account, payment.paymentUid, payment.checkoutUrl);
+        const recordedAt = now();
+        if (await rememberPendingPayment(store, payment, account, recordedAt, shown)) {
+          await startFunnelCheckout(context, { ...payment, recordedAt: recordedAt.toISOString() });
+        }
         return checkoutResult(presentation, payment.paymentUid, url, standing.offer);
       }
     }
   });
+}
+
+/**
+ * The payment enters the checkout funnel, dated as it was recorded. A write that fails is logged,
+ * not thrown: the subscriber is already on the way to pay, and the checkout's ending records its
+ * start again (it counts once).
+ */
+async function startFunnelCheckout(
+  context: RouteContext,
+  checkout: Parameters<typeof recordCheckoutStarted>[1],
+): Promise<void> {
+  try {
+    await recordCheckoutStarted(context, checkout);
+  } catch (error) {
+    context.logger.warn?.(
+      { paymentUid: checkout.paymentUid, err: error },
+      'dcbkit: the checkout funnel could not record a started checkout; its ending will record it.',
+    );
+  }
 }
 
 /** Where the browser goes to pay: 303 to the checkout, or the view that embeds it. */

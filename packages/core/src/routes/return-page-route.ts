@@ -1,5 +1,6 @@
 import { hasAccess } from '../access/has-access.js';
-import { isPaymentOpen, rememberPendingPayment, settlePendingPayment } from '../apply/pending-payments.js';
+import { settleCheckout } from '../apply/checkout-funnel-facts.js';
+import { isPaymentOpen, rememberPendingPayment } from '../apply/pending-payments.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { Payment, PaymentStatus } from '../schemas/payment.js';
 import { isExpectedCheckoutUrl } from './checkout-url.js';
@@ -34,7 +35,7 @@ export async function returnPage(
   const account = signedIn(accountKey);
   const payment = await readOwnPayment(context, account, identifier(fields, 'paymentUid'), 'return');
   if (isPaymentOpen(payment.status)) await rememberPendingPayment(store, payment, account, now());
-  else await settlePendingPayment(store, payment, now());
+  else await settleCheckout(store, context, { payment, accountKey: account }, now());
   const granted = payment.status === 'SUCCEEDED' ? await context.grantSucceededPayment(payment) : undefined;
   const entitlement = granted?.entitlement ?? (await store.get(account, payment.productUid));
   return {

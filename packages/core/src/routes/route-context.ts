@@ -43,12 +43,15 @@ export interface RouteContext {
   readonly checkoutRefusals: CheckoutRefusals;
   readonly recordHistory: RecordHistory | undefined;
   readonly recordFacts: RecordFacts | undefined;
+  /** Whether the facts go to the store, which counts each once (recordFacts may count them only). */
+  readonly keepsFacts: boolean;
 }
 
 /** The routes' context from their options, checked (a wrong option throws here, at startup). */
 export function routeContextOf(options: PartnerRoutesOptions): RouteContext {
   refuseUnknownRouteOptions(options);
   const logger = options.logger ?? consoleLogger;
+  const keptMetrics = keptMetricsOf(options.store, options.metrics);
   return {
     client: options.client,
     store: options.store,
@@ -67,6 +70,7 @@ export function routeContextOf(options: PartnerRoutesOptions): RouteContext {
     checkoutLock: createCheckoutLock(options.store),
     checkoutRefusals: createCheckoutRefusals(options.now),
     recordHistory: historyRecorder(keptHistoryOf(options.store, options.history)),
-    recordFacts: factRecorder(keptMetricsOf(options.store, options.metrics)),
+    recordFacts: factRecorder(keptMetrics),
+    keepsFacts: keptMetrics !== undefined,
   };
 }

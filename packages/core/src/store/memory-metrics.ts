@@ -4,19 +4,20 @@ import type { MetricsStore } from './metrics-store.js';
 
 type Total = { -readonly [K in keyof MetricDay]: MetricDay[K] };
 
-/** Metrics in process memory: the keys seen (a provisional one with its entry), and a total per day, offer, kind and currency. */
+/** Metrics in process memory: the keys seen (a provisional one with its entry), and a total per day, offer, kind, currency and detail. */
 export function memoryMetrics(): MetricsStore {
   const seen = new Map<string, MetricEntry | undefined>();
   const totals = new Map<string, Total>();
   const add = (entry: MetricEntry, day: string, sign: 1 | -1) => {
-    const id = `${day}\n${entry.offerUid}\n${entry.productUid}\n${entry.kind}\n${entry.currency}`;
-    const { offerUid, productUid, kind, currency } = entry;
+    const { offerUid, productUid, kind, currency, detail } = entry;
+    const id = `${day}\n${offerUid}\n${productUid}\n${kind}\n${currency}\n${detail ?? ''}`;
     const total = totals.get(id) ?? {
       day,
       offerUid,
       productUid,
       kind,
       currency,
+      ...(detail !== undefined ? { detail } : {}),
       count: 0,
       amount: 0,
       live: 0,

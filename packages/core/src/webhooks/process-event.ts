@@ -1,6 +1,6 @@
 import { type ApplyOutcome, applyEvent } from '../apply/apply-event.js';
+import { settleCheckout } from '../apply/checkout-funnel-facts.js';
 import { accessChange, hasEventListener, runAccessListeners, runEventListener } from '../apply/listeners.js';
-import { settlePendingPayment } from '../apply/pending-payments.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { ClaimToken } from '../ledger/event-ledger.js';
 import { metricEntriesOf } from '../metrics/metric-entries-of.js';
@@ -100,9 +100,15 @@ export async function decideClaimedEvent(
   if (isPaymentEvent(event)) {
     const status = event.event === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED';
     const line = event.subscriberUid === undefined ? {} : { subscriberUid: event.subscriberUid };
-    await settlePendingPayment(
+    const { payments } = context;
+    await settleCheckout(
       context.store,
-      { paymentUid: event.paymentUid, status, ...line },
+      { recordFacts: context.recordFacts, offers: context.apply.offers, keepsFacts: context.keepsMetrics },
+      {
+        payment: { paymentUid: event.paymentUid, status, ...line },
+        accountKey: applied.accountKey,
+        readFailureCode: payments && (async () => (await payments.retrieve(event.paymentUid)).failureCode),
+      },
       context.now(),
     );
     context.counters.payment(event.event === 'payment.succeeded' ? 'succeeded' : 'failed', event.offerUid);

@@ -63,6 +63,8 @@ export interface WebhookContext {
   /** What a line that pays twice gets (see line-check.ts). */
   readonly line: LineCheckOptions;
   readonly verifyNow: ((verify: VerifyWebhookOptions) => WebhookEvent) | undefined;
+  /** The API's payments, to read a failed checkout's code for the funnel (createDcbKit wires its client). */
+  readonly payments: CreateWebhookHandlerOptions['payments'];
 }
 
 /** The line check's options of the handler, resolved. */
@@ -133,6 +135,7 @@ const WEBHOOK_HANDLER_OPTIONS: OptionNames<CreateWebhookHandlerOptions> = {
   confirm: true,
   linePolicy: true,
   subscriptions: true,
+  payments: true,
   logger: true,
   onError: true,
   history: true,
@@ -181,6 +184,7 @@ export function webhookContextOf(options: CreateWebhookHandlerOptions): WebhookC
     health,
     answers: countedAnswers(health),
     line: { policy: options.linePolicy ?? 'report', subscriptions: options.subscriptions },
+    payments: options.payments,
     // Chosen once: the synchronous verification on node's crypto wherever the runtime has it (Node,
     // Bun, Deno, workerd with nodejs_compat), at no cost over calling it directly; Web Crypto, async,
     // where it has not (an edge runtime). Both make the same checks and refuse with the same codes

@@ -1,6 +1,7 @@
 import type { AccountKeyOptions } from '../apply/account-key.js';
 import type { WebhookListeners } from '../apply/listeners.js';
 import type { PendingPaymentKeeper } from '../apply/pending-payments.js';
+import type { PaymentsApi } from '../client/payments.js';
 import type { SubscriptionsApi } from '../client/subscriptions.js';
 import type { HttpAnswer } from '../http/http-answer.js';
 import type { EventLedger } from '../ledger/event-ledger.js';
@@ -61,6 +62,13 @@ export interface CreateWebhookHandlerOptions extends AccountKeyOptions {
   linePolicy?: LinePolicy;
   /** The API's subscriptions, for `linePolicy: 'cancel-newer'` (createDcbKit wires its client). */
   subscriptions?: Pick<SubscriptionsApi, 'cancel' | 'retrieve'>;
+  /**
+   * The API's payments, to read the code of a checkout that `payment.failed` ended (the event
+   * carries none) for the checkout funnel (`kit.checkoutFunnel`): read once per such checkout,
+   * only when the store keeps metrics. Without it, such a failure counts without a code (`none`).
+   * createDcbKit wires its client.
+   */
+  payments?: Pick<PaymentsApi, 'retrieve'>;
   /** Default: warnings and errors on the console. pino plugs in as it is. */
   logger?: DcbLogger;
   /** Receives the Error (stack and cause kept) whenever the handler answers 5xx. */

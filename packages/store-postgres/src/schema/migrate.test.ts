@@ -26,7 +26,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
@@ -54,7 +54,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
@@ -73,6 +73,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         { version: 11 },
         { version: 12 },
         { version: 13 },
+        { version: 14 },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -121,7 +122,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
   });
 });
 
@@ -136,7 +137,7 @@ describe('migrate on PGlite', () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });

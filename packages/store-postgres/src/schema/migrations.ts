@@ -290,6 +290,18 @@ export const MIGRATIONS: readonly Migration[] = [
         ADD COLUMN live bigint`,
     ],
   },
+  {
+    version: 14,
+    name: 'the business view: a detail kept apart in the daily totals (the code of a checkout that was refused or failed)',
+    statements: (t) => [
+      // '' for the facts without one (every fact written before): a key column cannot be null.
+      `ALTER TABLE ${t.metricDays} ADD COLUMN detail text NOT NULL DEFAULT ''`,
+      `ALTER TABLE ${t.metricDays} DROP CONSTRAINT ${t.index('metric_days_pkey')}`,
+      `ALTER TABLE ${t.metricDays} ADD PRIMARY KEY (day, offer_uid, product_uid, kind, currency, detail)`,
+      // With a provisional key's totals (migration 13): its detail, moved with them.
+      `ALTER TABLE ${t.metricKeys} ADD COLUMN detail text`,
+    ],
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

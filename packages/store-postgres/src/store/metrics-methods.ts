@@ -8,6 +8,7 @@ interface DayRow {
   product_uid: string;
   kind: MetricDay['kind'];
   currency: string;
+  detail: string;
   count: string | number;
   amount: string | number;
   live: string | number;
@@ -17,7 +18,7 @@ interface DayRow {
  * The CTEs that record facts: the keys not yet known are inserted (a provisional fact's with its
  * day and totals, so that it can be moved), and only the facts whose key went in are added to their
  * day's totals; a provisional key met again by a fact that is not provisional is settled, its
- * totals moved to that fact's day. `fresh` holds the keys that were new. $1 to $10 are the arrays
+ * totals moved to that fact's day. `fresh` holds the keys that were new. $1 to $11 are the arrays
  * of factArrays. Top-level CTEs, so that the one-transaction path can send them as part of its last
  * statement (PostgreSQL takes data-modifying CTEs only at the top level). A key settled by another
  * instance at the same moment is skipped here: the UPDATE re-checks `day IS NOT NULL` once it has
@@ -26,14 +27,15 @@ interface DayRow {
 export function recordFactsCtes(t: TableNames): string {
   return `input AS (
       SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
-        $7::bigint[], $8::bigint[], $9::bigint[], $10::boolean[]) WITH ORDINALITY
-        AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, provisional, n)
+        $7::bigint[], $8::bigint[], $9::bigint[], $10::boolean[], $11::text[]) WITH ORDINALITY
+        AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, provisional, detail, n)
     ), fresh AS (
-      INSERT INTO ${t.metricKeys} (key, day, offer_uid, product_uid, kind, currency, count, amount, live)
+      INSERT INTO ${t.metricKeys} (key, day, offer_uid, product_uid, kind, currency, count, amount, live, detail)
       SELECT DISTINCT ON (key) key, CASE WHEN provisional THEN day END, CASE WHEN provisional THEN offer_uid END,
         CASE WHEN provisional THEN product_uid END, CASE WHEN provisional THEN kind END,
         CASE WHEN provisional THEN currency END, CASE WHEN provisional THEN count END,
-        CASE WHEN provisional THEN amount END, CASE WHEN provisional THEN live END
+        CASE WHEN provisional THEN amount END, CASE WHEN provisional THEN live END,
+        CASE WHEN provisional THEN detail END
       FROM input ORDER BY key, n
       ON CONFLICT (key) DO NOTHING RETURNING key
     ), first_seen AS (
@@ -42,22 +44,22 @@ export function recordFactsCtes(t: TableNames): string {
       SELECT DISTINCT ON (key) key, day AS settled_day FROM input WHERE NOT provisional ORDER BY key, n
     ), settled AS (
       UPDATE ${t.metricKeys} AS k SET day = NULL, offer_uid = NULL, product_uid = NULL, kind = NULL,
-        currency = NULL, count = NULL, amount = NULL, live = NULL
+        currency = NULL, count = NULL, amount = NULL, live = NULL, detail = NULL
       FROM (SELECT p.*, s.settled_day FROM ${t.metricKeys} p JOIN settling s USING (key) WHERE p.day IS NOT NULL) AS was
       WHERE k.key = was.key AND k.day IS NOT NULL
       RETURNING was.day AS was_day, was.settled_day, was.offer_uid, was.product_uid, was.kind, was.currency,
-        was.count, was.amount, was.live
+        was.count, was.amount, was.live, coalesce(was.detail, '') AS detail
     ), changes AS (
-      SELECT day, offer_uid, product_uid, kind, currency, count, amount, live FROM first_seen
-      UNION ALL SELECT settled_day, offer_uid, product_uid, kind, currency, count, amount, live
+      SELECT day, offer_uid, product_uid, kind, currency, detail, count, amount, live FROM first_seen
+      UNION ALL SELECT settled_day, offer_uid, product_uid, kind, currency, detail, count, amount, live
         FROM settled WHERE settled_day <> was_day
-      UNION ALL SELECT was_day, offer_uid, product_uid, kind, currency, -count, -amount, -live
+      UNION ALL SELECT was_day, offer_uid, product_uid, kind, currency, detail, -count, -amount, -live
         FROM settled WHERE settled_day <> was_day
     ), totals AS (
-      INSERT INTO ${t.metricDays} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
-      SELECT day, offer_uid, product_uid, kind, currency, sum(count), sum(amount), sum(live)
-      FROM changes GROUP BY day, offer_uid, product_uid, kind, currency
-      ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
+      INSERT INTO ${t.metricDays} AS d (day, offer_uid, product_uid, kind, currency, detail, count, amount, live)
+      SELECT day, offer_uid, product_uid, kind, currency, detail, sum(count), sum(amount), sum(live)
+      FROM changes GROUP BY day, offer_uid, product_uid, kind, currency, detail
+      ON CONFLICT (day, offer_uid, product_uid, kind, currency, detail) DO UPDATE SET
         count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live
     )`;
 }
@@ -75,6 +77,8 @@ export function factArrays(entries: readonly MetricEntry[]): unknown[] {
     entries.map((entry) => entry.amount),
     entries.map((entry) => entry.live),
     entries.map((entry) => entry.provisional === true),
+    // '' for none: the totals' key column is not null (migration 14).
+    entries.map((entry) => entry.detail ?? ''),
   ];
 }
 
@@ -88,7 +92,7 @@ export function countedOf(entries: readonly MetricEntry[], fresh: Iterable<strin
 export function metricsStatements(t: TableNames) {
   const record = `WITH ${recordFactsCtes(t)}
     SELECT key FROM fresh`;
-  const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, count, amount, live
+  const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, detail, count, amount, live
     FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date AND (count <> 0 OR amount <> 0 OR live <> 0)`;
   const liveBefore = `SELECT offer_uid, product_uid, sum(live) AS live
     FROM ${t.metricDays} WHERE day < $1::date GROUP BY offer_uid, product_uid`;
@@ -96,7 +100,7 @@ export function metricsStatements(t: TableNames) {
 }
 
 /**
- * The business view's daily totals (core's MetricsStore) in the two tables of migration 8. A call
+ * The business view's daily totals (core's MetricsStore) in the two tables of migration 8 (a fact's detail apart since 14). A call
  * is one statement: the keys not yet known are inserted, and only the facts whose key went in are
  * added to their day's totals; a second instance inserting the same key waits on the first and
  * then finds it, so a fact counts once across instances.
@@ -126,6 +130,7 @@ export function metricsMethods(
           productUid: row.product_uid,
           kind: row.kind,
           currency: row.currency,
+          ...(row.detail !== '' ? { detail: row.detail } : {}),
           count: Number(row.count),
           amount: Number(row.amount),
           live: Number(row.live),

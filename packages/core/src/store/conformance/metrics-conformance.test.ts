@@ -82,7 +82,35 @@ function unsettledStore(): MetricsStore {
   };
 }
 
+/** Adds up a kind's facts whatever their detail: a checkout refused RSK-101 and one SUB-108 become one total. */
+function detailBlindStore(): MetricsStore {
+  const inner = memoryMetrics();
+  return {
+    ...inner,
+    recordMetrics: (entries) => inner.recordMetrics(entries.map(({ detail: _, ...entry }) => entry)),
+  };
+}
+
+/** Keeps details apart but answers none as an empty string, as a SQL column would hold it. */
+function emptyDetailStore(): MetricsStore {
+  const inner = memoryMetrics();
+  return {
+    ...inner,
+    async readMetricDays(query) {
+      const found = await inner.readMetricDays(query);
+      return { ...found, days: found.days.map((day) => ({ ...day, detail: day.detail ?? '' })) };
+    },
+  };
+}
+
 describe('the metrics conformance suite', () => {
+  it('catches a store that adds up facts of different details, or answers no detail as an empty one', async () => {
+    const details = check('different details');
+    await expect(details.run(detailBlindStore())).rejects.toThrow();
+    await expect(details.run(emptyDetailStore())).rejects.toThrow();
+    await expect(details.run(memoryMetrics())).resolves.toBeUndefined();
+  });
+
   it('catches a store that never moves a provisional fact', async () => {
     const moves = check('a provisional fact moves');
     await expect(moves.run(unsettledStore())).rejects.toThrow();

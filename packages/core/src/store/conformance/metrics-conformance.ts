@@ -27,7 +27,11 @@ async function totalsOf(store: MetricsStore, offerUid: string, from = '2000-01-0
   return days
     .filter((day) => day.offerUid === offerUid)
     .map((day): MetricDay => ({ ...day }))
-    .sort((a, b) => `${a.day}${a.kind}${a.currency}`.localeCompare(`${b.day}${b.kind}${b.currency}`));
+    .sort((a, b) =>
+      `${a.day}${a.kind}${a.currency}${a.detail ?? ''}`.localeCompare(
+        `${b.day}${b.kind}${b.currency}${b.detail ?? ''}`,
+      ),
+    );
 }
 
 function liveOf(found: { liveBefore: ReadonlyArray<{ offerUid: string; live: number }> }, offerUid: string) {
@@ -166,6 +170,39 @@ export const metricsChecks: readonly ConformanceCheck<MetricsStore>[] = [
           { day: '2030-06-02', kind: 'churn_canceled', count: 1, amount: 0, live: -1 },
           { day: '2030-06-04', kind: 'renewal_collected', count: 1, amount: 4500, live: 0 },
         ],
+      );
+    },
+  },
+  {
+    name: 'facts of one kind with different details (a checkout refused RSK-101 or SUB-108) are kept apart, and a provisional one moves with its detail',
+    async run(store) {
+      const offer = uniqueId('offer');
+      const checkout = { kind: 'checkout_refused' as const, amount: 0 };
+      const moved = fact(offer, '2030-06-05T10:00:00.000Z', {
+        ...checkout,
+        detail: 'CAT-109',
+        provisional: true,
+      });
+      await store.recordMetrics([
+        fact(offer, '2030-06-01T08:00:00.000Z', { ...checkout, detail: 'RSK-101' }),
+        fact(offer, '2030-06-01T09:00:00.000Z', { ...checkout, detail: 'SUB-108' }),
+        fact(offer, '2030-06-01T10:00:00.000Z', { ...checkout, detail: 'SUB-108' }),
+        fact(offer, '2030-06-01T11:00:00.000Z', { ...checkout }),
+        moved,
+      ]);
+      await store.recordMetrics([
+        { ...moved, occurredAt: '2030-06-02T00:00:00.000Z', provisional: undefined },
+      ]);
+      const totals = await totalsOf(store, offer);
+      assert.deepStrictEqual(
+        totals.map(({ day, kind, detail, count }) => ({ day, kind, detail, count })),
+        [
+          { day: '2030-06-01', kind: 'checkout_refused', detail: undefined, count: 1 },
+          { day: '2030-06-01', kind: 'checkout_refused', detail: 'RSK-101', count: 1 },
+          { day: '2030-06-01', kind: 'checkout_refused', detail: 'SUB-108', count: 2 },
+          { day: '2030-06-02', kind: 'checkout_refused', detail: 'CAT-109', count: 1 },
+        ],
+        "a MetricDay carries its facts' detail, and none when they had none",
       );
     },
   },
