@@ -3,6 +3,7 @@ import type { EntitlementStore } from '@dcbkit/core/store';
 import fc from 'fast-check';
 import { TEST_START } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { type History, historyArbitrary, historySource } from './history-steps.js';
+import { lifecycleMismatchOf } from './lifecycle-truth.js';
 import { startPlantedWorld } from './planted-world.js';
 import { addWeeklyOffer, playHistory } from './play-history.js';
 import { type Counted, kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
@@ -17,8 +18,9 @@ export interface Mismatch {
   interval: MetricsInterval;
   /** `<bucket start>|<offerUid>` */
   bucket: string;
-  kit: Counted | undefined;
-  sandbox: Counted | undefined;
+  /** A row of kit.metrics, or of a lifecycle view (cohorts, revenue movements, trial funnel: `interval` names it). */
+  kit: Counted | unknown;
+  sandbox: Counted | unknown;
 }
 
 /**
@@ -47,6 +49,8 @@ export async function mismatchOf(store: EntitlementStore, history: History): Pro
         }
       }
     }
+    const lifecycle = await lifecycleMismatchOf(world.kit, world.sandbox, TEST_START, to);
+    if (lifecycle) return { interval: lifecycle.view as MetricsInterval, ...lifecycle };
     return undefined;
   } finally {
     await world.close();
@@ -90,7 +94,7 @@ export async function checkHistories(
 }
 
 export function describeMismatch({ interval, bucket, kit, sandbox }: Mismatch): string {
-  const numbers = (row: Counted | undefined) => (row === undefined ? 'nothing' : JSON.stringify(row));
+  const numbers = (row: unknown) => (row === undefined ? 'nothing' : JSON.stringify(row));
   return `by ${interval}, ${bucket}:\n  kit:     ${numbers(kit)}\n  sandbox: ${numbers(sandbox)}`;
 }
 

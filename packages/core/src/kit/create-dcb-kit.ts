@@ -12,6 +12,7 @@ import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { accountViews } from './account-views.js';
 import { explainAccess } from './explain.js';
 import { explainLine } from './explain-line.js';
+import { lifecycleViews } from './kit-lifecycle-views.js';
 import { metricsOf } from './kit-metrics.js';
 import { kitReconcilers } from './kit-reconcile.js';
 import type { DcbKit, DcbKitConfig, DefaultStore } from './kit-types.js';
@@ -103,6 +104,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     webhookHealth: () => webhook.health(),
     checkReadiness: () => checkReadiness(store, client),
     metrics: (query) => metricsOf(metrics, offers, query),
+    ...lifecycleViews(metrics, offers, now),
   };
   return Object.freeze(kit);
 }

@@ -20,6 +20,14 @@ export { eventKey } from '../ledger/event-key.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
+export { recurringRevenueAt } from '../metrics/revenue-movements.js';
+export {
+  type LifecycleEndCause,
+  type LifecycleTime,
+  lifecyclesOfFacts,
+  mergeLifecycles,
+  type SubscriptionLifecycle,
+} from '../metrics/subscription-lifecycle.js';
 export type { EntitlementKey } from '../schemas/entitlement.js';
 export type { CheckoutRecord, CheckoutRecordQuery } from './checkout-record.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
@@ -30,6 +38,7 @@ export {
   ledgerLeaseChecks,
   runLedgerConformance,
 } from './conformance/ledger-conformance.js';
+export { lifecycleChecks, runLifecycleConformance } from './conformance/lifecycle-conformance.js';
 export { lineChecks, runLineConformance } from './conformance/line-conformance.js';
 export { metricsChecks, runMetricsConformance } from './conformance/metrics-conformance.js';
 export { onceChecks, runOnceConformance } from './conformance/once-conformance.js';
@@ -51,6 +60,7 @@ export {
   type HistoryStore,
   isHistoryStore,
 } from './history-store.js';
+export { isLifecycleStore, type LifecycleStore, type LifecyclesQuery } from './lifecycle-store.js';
 export { isLineStore, type LineStore } from './line-store.js';
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {

@@ -26,7 +26,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
@@ -41,6 +41,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'dcbkit_metric_keys',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
+      'dcbkit_subscription_lifecycles',
     ]);
   });
 
@@ -54,7 +55,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
@@ -73,6 +74,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         { version: 11 },
         { version: 12 },
         { version: 13 },
+        { version: 15 },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -96,6 +98,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'one_metric_keys',
       'one_migrations',
       'one_pending_payments',
+      'one_subscription_lifecycles',
       'two_entitlement_payments',
       'two_entitlement_units',
       'two_entitlements',
@@ -106,6 +109,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'two_metric_keys',
       'two_migrations',
       'two_pending_payments',
+      'two_subscription_lifecycles',
     ]);
     expect((await one.ledger.claim('evt')).status).toBe('new');
     expect((await two.ledger.claim('evt')).status).toBe('new');
@@ -121,7 +125,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15]);
   });
 });
 
@@ -136,7 +140,7 @@ describe('migrate on PGlite', () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
@@ -151,6 +155,7 @@ describe('migrate on PGlite', () => {
       'dcbkit_metric_keys',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
+      'dcbkit_subscription_lifecycles',
     ]);
   });
 
@@ -185,6 +190,7 @@ describe('migrate on PGlite', () => {
       'history_id_seq',
       'history_pkey',
       'history_recorded_idx',
+      'lifecycles_begun_idx',
       'locks',
       'locks_pkey',
       'metric_days',
@@ -197,6 +203,8 @@ describe('migrate on PGlite', () => {
       'pending_payments_account_idx',
       'pending_payments_ended_idx',
       'pending_payments_pkey',
+      'subscription_lifecycles',
+      'subscription_lifecycles_pkey',
     ]);
   });
 });

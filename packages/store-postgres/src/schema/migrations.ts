@@ -1,4 +1,5 @@
 import { DEADLINE_PENDING, HEARD_IF_LIVE } from './due-index-keys.js';
+import { lifecyclesTable } from './lifecycles-table.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -288,6 +289,34 @@ export const MIGRATIONS: readonly Migration[] = [
       `ALTER TABLE ${t.metricKeys} ADD COLUMN day date, ADD COLUMN offer_uid text, ADD COLUMN product_uid text,
         ADD COLUMN kind text, ADD COLUMN currency text, ADD COLUMN count bigint, ADD COLUMN amount bigint,
         ADD COLUMN live bigint`,
+    ],
+  },
+  // 14 is another change's (numbered apart so that the two merge without renumbering): the runner
+  // applies every version it has not applied, in order, gaps and all.
+  {
+    version: 15,
+    name: "the business view: each subscription's lifecycle, for cohorts, revenue movements and the trial funnel",
+    statements: (t) => [
+      // core's SubscriptionLifecycle, one row per subscription, merged order-free by
+      // store/lifecycle-methods.ts. begun_at (the trial's start, or the first charge without one)
+      // is what a view's read filters on.
+      `CREATE TABLE ${lifecyclesTable(t)} (
+        subscription_uid text PRIMARY KEY,
+        account_key text NOT NULL,
+        product_uid text NOT NULL,
+        offer_uid text NOT NULL,
+        currency text NOT NULL,
+        monthly_value bigint NOT NULL,
+        trial_started_at timestamptz,
+        trial_started_provisional boolean,
+        first_paid_at timestamptz,
+        first_paid_provisional boolean,
+        ended_at timestamptz,
+        ended_provisional boolean,
+        end_cause text,
+        begun_at timestamptz GENERATED ALWAYS AS (LEAST(trial_started_at, first_paid_at)) STORED
+      )`,
+      `CREATE INDEX ${t.index('lifecycles_begun_idx')} ON ${lifecyclesTable(t)} (begun_at)`,
     ],
   },
 ];

@@ -7,11 +7,13 @@ import type {
   OnceStore,
   OnceWork,
 } from '@dcbkit/core/store';
+import { lifecyclesOfFacts } from '@dcbkit/core/store';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import { keyHash } from '../ledger/key-hash.js';
 import type { TableNames } from '../schema/table-names.js';
 import { deferredStatements, noDeferredWrites } from './deferred-writes.js';
 import { HISTORY_COLUMNS } from './history-methods.js';
+import { recordLifecyclesOn } from './lifecycle-methods.js';
 import { countedOf } from './metrics-methods.js';
 import { type SqlEntitlementStore, storeInTransaction } from './sql-entitlement-store.js';
 import type { StoreStatements } from './store-statements.js';
@@ -144,6 +146,9 @@ export function onceMethods(
           if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
           const target = done.target && { hash, ...done.target };
           const facts = done.facts ?? [];
+          // The facts' lifecycle records, merged in the transaction: a statement of their own, only
+          // for a subscription's facts (the last one below is shared with every event's writes).
+          await recordLifecyclesOn(tx, sql.lifecycles.record, lifecyclesOfFacts(facts));
           const last = lastStatement(target, deferred, facts);
           // With COMMIT where the executor can (fromPg: one round trip for both); nothing runs after it.
           const answered =
