@@ -6,7 +6,9 @@
  * (in memory and over a data folder). Then reconciliation's due listing at 10,000 and 1,000,000
  * entitlements (due-listing.ts): a page at 1,000,000 within 1.5x of one at 10,000. Then a year of
  * daily business metrics over 1,000,000 and 10,000,000 facts (metrics-read.ts): under 1 s. Reads
- * DATABASE_URL; works in schemas of its own, dropped at the end. `--only metrics` runs the last alone.
+ * DATABASE_URL; works in schemas of its own, dropped at the end. `--only metrics` runs the last two alone. Then
+ * cohorts, revenue movements and the trial funnel over 1,000,000 subscribers' lifecycles
+ * (lifecycle-read.ts): each under 1 s; `--lifecycles` runs that alone.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,6 +25,7 @@ import { type BenchEvent, benchEvents, offers, SECRET } from './events.js';
 import { compareSides } from './events-per-second.js';
 import { floorReceiver } from './floor.js';
 import { percentile, runLanes } from './latency.js';
+import { lifecycleReadPart } from './lifecycle-read.js';
 import { metricsReadPart } from './metrics-read.js';
 import { perEventPart } from './per-event.js';
 
@@ -174,6 +177,11 @@ async function serverSettings(): Promise<string> {
 }
 
 console.log(`  ${await serverSettings()}`);
+if (process.argv.includes('--lifecycles')) {
+  console.log('\nThe business view: cohorts, revenue movements and the trial funnel on postgresStore');
+  await lifecycleReadPart(DATABASE_URL);
+  process.exit(0);
+}
 if (process.argv.includes('--due')) {
   console.log('\nReconciliation: the due listing (listDueEntitlements on postgresStore)');
   await dueListingPart(DATABASE_URL);
@@ -198,3 +206,5 @@ if (!process.argv.includes('--only')) {
 }
 console.log('\nThe business view: a year of daily kit.metrics on postgresStore');
 await metricsReadPart(DATABASE_URL);
+console.log('\nThe business view: cohorts, revenue movements and the trial funnel on postgresStore');
+await lifecycleReadPart(DATABASE_URL);

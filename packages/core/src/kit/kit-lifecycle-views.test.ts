@@ -58,7 +58,7 @@ describe('kit.cohorts, kit.revenueMovements and kit.trialFunnel', () => {
     await expect(kit.trialFunnel({ from: new Date(T0), to: new Date(T0) })).rejects.toMatchObject({
       details: { option: 'to' },
     });
-    const { recordLifecycles: _, readLifecycles: __, ...withoutLifecycles } = memoryStore();
+    const { readCohortCounts: _, ...withoutLifecycles } = memoryStore();
     for (const kitWithout of [offlineKit({ metrics: false }), offlineKit({ store: withoutLifecycles })]) {
       await expect(kitWithout.cohorts(whole)).rejects.toMatchObject({
         code: 'invalid_option',

@@ -1,5 +1,5 @@
 import { optionError } from '../errors/option-error.js';
-import type { MetricsInterval } from '../metrics/buckets.js';
+import { bucketsOf, type MetricsInterval } from '../metrics/buckets.js';
 import { type CohortsReport, cohortsReport } from '../metrics/cohorts.js';
 import { type RevenueMovementsReport, revenueMovementsReport } from '../metrics/revenue-movements.js';
 import { type TrialFunnelReport, trialFunnelReport } from '../metrics/trial-funnel.js';
@@ -40,44 +40,39 @@ export interface LifecycleViews {
   trialFunnel(query: LifecycleViewQuery): Promise<TrialFunnelReport>;
 }
 
-/**
- * The views, each reading the records of the subscriptions begun before the later of its range's
- * end and now, then made pure (metrics/cohorts.ts, revenue-movements.ts, trial-funnel.ts).
- */
+/** The views: the store's totals of the buckets' days, made into each view's rows (metrics/cohorts.ts, revenue-movements.ts, trial-funnel.ts). */
 export function lifecycleViews(
   metrics: MetricsStore | undefined,
   offers: Offers,
   now: () => Date,
 ): LifecycleViews {
-  const read = async (where: string, to: Date, clock: Date) => {
-    const store = lifecyclesOf(metrics, where);
-    const before = Math.max(to.getTime(), clock.getTime());
-    return store.readLifecycles({ begunBefore: new Date(before + 1).toISOString() });
-  };
   return {
     async cohorts(query) {
       const checked = checkViewQuery('kit.cohorts', query, ['month'] as const);
-      const clock = now();
-      // A cell runs to the month holding now: every record begun by then may be retained in it.
-      const lifecycles = await read('kit.cohorts', checked.to, clock);
-      return cohortsReport(checked, lifecycles, offers.list, clock);
+      const store = lifecyclesOf(metrics, 'kit.cohorts');
+      const months = bucketsOf(checked.from, checked.to, 'month');
+      const counts = await store.readCohortCounts({ from: months.startDays[0] as string, to: months.endDay });
+      return cohortsReport(checked, counts, offers.list, now());
     },
     async revenueMovements(query) {
       const checked = checkViewQuery<MetricsInterval>('kit.revenueMovements', query, VIEW_INTERVALS);
-      const clock = now();
-      return revenueMovementsReport(
-        checked,
-        await read('kit.revenueMovements', checked.to, clock),
-        offers.list,
-        clock,
-      );
+      const store = lifecyclesOf(metrics, 'kit.revenueMovements');
+      const moves = await store.readRevenueMoves(daysOf(checked));
+      return revenueMovementsReport(checked, moves, offers.list, now());
     },
     async trialFunnel(query) {
       const checked = checkViewQuery<MetricsInterval>('kit.trialFunnel', query, VIEW_INTERVALS);
-      const clock = now();
-      return trialFunnelReport(checked, await read('kit.trialFunnel', checked.to, clock), offers.list, clock);
+      const store = lifecyclesOf(metrics, 'kit.trialFunnel');
+      const outcomes = await store.readTrialOutcomes(daysOf(checked));
+      return trialFunnelReport(checked, outcomes, offers.list, now());
     },
   };
+}
+
+/** The days of a query's buckets. */
+function daysOf(query: { from: Date; to: Date; interval: MetricsInterval }) {
+  const buckets = bucketsOf(query.from, query.to, query.interval);
+  return { from: buckets.startDays[0] as string, to: buckets.endDay };
 }
 
 function lifecyclesOf(metrics: MetricsStore | undefined, where: string): LifecycleStore {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { cohortsReport } from './cohorts.js';
-import { lived, OFFERS } from './test-support/lifecycles.js';
+import type { OfferDefinition } from '../schemas/offer.js';
+import { cohortsReport as reportOfCounts } from './cohorts.js';
+import { cohortCountsOf } from './lifecycle-counts.js';
+import type { SubscriptionLifecycle } from './subscription-lifecycle.js';
+import { daysOfQuery, lived, OFFERS } from './test-support/lifecycles.js';
+
+/** The report of the records, through their counts as a store answers them. */
+const cohortsReport = (
+  query: { from: Date; to: Date },
+  lifecycles: SubscriptionLifecycle[],
+  offers: OfferDefinition[],
+  now: Date,
+) => reportOfCounts(query, cohortCountsOf(lifecycles, daysOfQuery(query)), offers, now);
 
 const query = { from: new Date('2030-01-01T00:00:00Z'), to: new Date('2030-03-01T00:00:00Z') };
 const NOW = new Date('2030-03-15T00:00:00Z');

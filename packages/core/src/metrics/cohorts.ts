@@ -1,7 +1,6 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import { bucketIndexOf, bucketsOf, nextBucketStart } from './buckets.js';
-import { livePaidAt, type PaidSubscription, subscribersOf } from './subscribers.js';
-import type { SubscriptionLifecycle } from './subscription-lifecycle.js';
+import type { CohortCount } from './lifecycle-counts.js';
 
 /** One month's end of a cohort: how many of its subscribers held a live paid subscription then. */
 export interface CohortCell {
@@ -45,39 +44,43 @@ interface Series {
 }
 
 /**
- * Subscription retention by monthly cohort, from the lifecycle records. A subscriber is an account's
- * subscriptions of one product; their cohort is the month of their first paid charge (a paid start
- * or a trial's conversion), with the offer of that subscription, and they stay in it when they come
- * back with a new subscription after the first ended (RevenueCat's rule). Pure.
+ * Subscription retention by monthly cohort, from the store's cohort counts (cohortCountsOf). A
+ * subscriber is an account's subscriptions of one product; their cohort is the month of their first
+ * paid charge (a paid start or a trial's conversion), with the offer of that subscription, and they
+ * stay in it when they come back with a new subscription after the first ended (RevenueCat's rule).
+ * A cell counts the cohort's paid subscriptions live at the month's end: a subscriber holds one at a
+ * time (the partner routes keep it), so these are its subscribers. Pure.
  */
 export function cohortsReport(
   query: { from: Date; to: Date },
-  lifecycles: Iterable<SubscriptionLifecycle>,
+  counts: readonly CohortCount[],
   offers: Iterable<OfferDefinition>,
   now: Date,
 ): CohortsReport {
   const buckets = bucketsOf(query.from, query.to, 'month');
-  // The month ends a cell may fall on: from the first cohort's through the month holding now.
+  // The months a cell may close: from the first cohort's through the month holding now.
+  const months: string[] = [];
   const ends: number[] = [];
   for (let start = buckets.starts[0] as Date; start.getTime() <= now.getTime(); ) {
+    months.push(start.toISOString().slice(0, 10));
     start = nextBucketStart(start, 'month');
     ends.push(start.getTime());
   }
   const cohorts = new Map<string, { size: number; retained: number[] }>();
   const found = new Map<string, Series>();
-  for (const { paid } of subscribersOf(lifecycles)) {
-    const first = paid[0] as PaidSubscription;
-    const index = bucketIndexOf(new Date(first.paidAt).toISOString().slice(0, 10), buckets);
+  for (const count of counts) {
+    const index = bucketIndexOf(count.cohortMonth, buckets);
     if (index < 0) continue;
-    const series = { offerUid: first.lifecycle.offerUid, productUid: first.lifecycle.productUid };
+    const series = { offerUid: count.offerUid, productUid: count.productUid };
     found.set(seriesId(series), series);
     const id = `${index}\n${seriesId(series)}`;
     const cohort = cohorts.get(id) ?? { size: 0, retained: [] };
-    cohort.size++;
-    for (let k = index; k < ends.length; k++) {
-      const at = ends[k] as number;
-      if (paid.some((one) => livePaidAt(one, at)))
-        cohort.retained[k - index] = (cohort.retained[k - index] ?? 0) + 1;
+    cohort.size += count.firsts;
+    for (let k = index; k < months.length; k++) {
+      const month = months[k] as string;
+      // Live at the month's end: paid by then, not ended before the next month began.
+      if (count.paidMonth > month || (count.endMonth !== null && count.endMonth <= month)) continue;
+      cohort.retained[k - index] = (cohort.retained[k - index] ?? 0) + count.subscriptions;
     }
     cohorts.set(id, cohort);
   }

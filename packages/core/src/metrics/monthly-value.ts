@@ -2,9 +2,9 @@ import type { OfferDefinition } from '../schemas/offer.js';
 
 /**
  * How many of a billing period's units make a month, for the recurring revenue per month. Months
- * and years are exact (ChartMogul, Baremetrics and RevenueCat all divide a yearly price by 12); a
- * week is 52 / 12 of a month (4.33…) and a day 365 / 12 (30.42), the average month of a
- * 365-day year, as ChartMogul normalises plans billed by the week or the day.
+ * and years are exact, as ChartMogul counts them (the price divided by the months it pays for); a
+ * week is 52 / 12 of a month (4.33, Paddle's factor) and a day 365 / 12 (30.42: the average month
+ * of a year, where Paddle's 30 would lose five days a year).
  */
 const PERIODS_PER_MONTH = {
   DAY: 365 / 12,

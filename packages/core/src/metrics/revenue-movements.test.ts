@@ -1,6 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { recurringRevenueAt, revenueMovementsReport } from './revenue-movements.js';
-import { lived, OFFERS } from './test-support/lifecycles.js';
+import type { OfferDefinition } from '../schemas/offer.js';
+import type { MetricsInterval } from './buckets.js';
+import { revenueMovesOf } from './lifecycle-counts.js';
+import { recurringRevenueOf, revenueMovementsReport as reportOfMoves } from './revenue-movements.js';
+import type { SubscriptionLifecycle } from './subscription-lifecycle.js';
+import { daysOfQuery, lived, OFFERS } from './test-support/lifecycles.js';
+
+/** The report of the records, through their moves as a store answers them. */
+const revenueMovementsReport = (
+  query: { from: Date; to: Date; interval: MetricsInterval },
+  lifecycles: SubscriptionLifecycle[],
+  offers: OfferDefinition[],
+  now: Date,
+) => reportOfMoves(query, revenueMovesOf(lifecycles, daysOfQuery(query)), offers, now);
+
+/** The headline at the start of `at`'s day, as the page asks the store for it. */
+const recurringRevenueAt = (lifecycles: SubscriptionLifecycle[], at: Date) => {
+  const day = at.toISOString().slice(0, 10);
+  return recurringRevenueOf(revenueMovesOf(lifecycles, { from: day, to: day }));
+};
 
 const NOW = new Date('2030-03-15T00:00:00Z');
 

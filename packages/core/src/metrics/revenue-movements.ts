@@ -1,8 +1,7 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { Money } from '../schemas/primitives.js';
 import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
-import { livePaidAt, subscribersOf } from './subscribers.js';
-import type { SubscriptionLifecycle } from './subscription-lifecycle.js';
+import type { RevenueMoveDay, RevenueMoves } from './lifecycle-counts.js';
 
 /** One bucket of one offer in one currency: how the recurring revenue per month moved. */
 export interface RevenueMovementsRow {
@@ -42,97 +41,72 @@ interface Series {
   readonly currency: string;
 }
 
-interface Moves {
-  newCount: number;
-  newAmount: number;
-  reactivatedCount: number;
-  reactivatedAmount: number;
-  churnedCount: number;
-  churnedAmount: number;
-}
+/** Per kind: [subscriptions, monthly value]. */
+type Moves = Record<RevenueMoveDay['kind'], [number, number]>;
 
 /**
- * Recurring revenue per month and its movements, per bucket, offer and currency, from the lifecycle
- * records: a subscription adds its monthly value when its first charge is collected (new, or
- * reactivated for a returning subscriber) and takes it away when it ends (churned), so that each
- * bucket's recurring revenue is the previous one's plus its net movement. A free trial is worth
- * nothing until it converts. Pure.
+ * Recurring revenue per month and its movements, per bucket, offer and currency, from the store's
+ * moves (revenueMovesOf): a subscription adds its monthly value when its first charge is collected
+ * (new, or reactivated for a returning subscriber) and takes it away when it ends (churned), so that
+ * each bucket's recurring revenue is the previous one's plus its net movement, from what was live
+ * as the first bucket began. A free trial is worth nothing until it converts. Pure.
  */
 export function revenueMovementsReport(
   query: { from: Date; to: Date; interval: MetricsInterval },
-  lifecycles: Iterable<SubscriptionLifecycle>,
+  stored: RevenueMoves,
   offers: Iterable<OfferDefinition>,
   now: Date,
 ): RevenueMovementsReport {
   const buckets = bucketsOf(query.from, query.to, query.interval);
-  const ends = [...buckets.starts.slice(1), buckets.end].map((end) => end.getTime());
   const moves = new Map<string, Moves>();
-  const live = new Map<string, number>();
   const found = new Map<string, Series>();
-  const movesOf = (index: number, series: Series) => {
+  for (const day of stored.days) {
+    const index = bucketIndexOf(day.day, buckets);
+    if (index < 0) continue;
+    const series = { offerUid: day.offerUid, productUid: day.productUid, currency: day.currency };
+    found.set(seriesId(series), series);
     const id = `${index}\n${seriesId(series)}`;
-    const known = moves.get(id) ?? {
-      newCount: 0,
-      newAmount: 0,
-      reactivatedCount: 0,
-      reactivatedAmount: 0,
-      churnedCount: 0,
-      churnedAmount: 0,
-    };
-    moves.set(id, known);
-    return known;
-  };
-  for (const { paid } of subscribersOf(lifecycles)) {
-    for (const one of paid) {
-      const { offerUid, productUid, currency, monthlyValue } = one.lifecycle;
-      const series = { offerUid, productUid, currency };
-      found.set(seriesId(series), series);
-      const began = bucketIndexOf(dayOf(one.paidAt), buckets);
-      if (began >= 0) {
-        const move = movesOf(began, series);
-        if (one.returning) {
-          move.reactivatedCount++;
-          move.reactivatedAmount += monthlyValue;
-        } else {
-          move.newCount++;
-          move.newAmount += monthlyValue;
-        }
-      }
-      const ended = one.endedAt === undefined ? -1 : bucketIndexOf(dayOf(one.endedAt), buckets);
-      if (ended >= 0) {
-        const move = movesOf(ended, series);
-        move.churnedCount++;
-        move.churnedAmount += monthlyValue;
-      }
-      for (const [index, end] of ends.entries()) {
-        if (!livePaidAt(one, end)) continue;
-        const id = `${index}\n${seriesId(series)}`;
-        live.set(id, (live.get(id) ?? 0) + monthlyValue);
-      }
-    }
+    const move = moves.get(id) ?? { new: [0, 0], reactivated: [0, 0], churned: [0, 0] };
+    move[day.kind][0] += day.subscriptions;
+    move[day.kind][1] += day.monthlyValue;
+    moves.set(id, move);
+  }
+  const live = new Map<string, number>();
+  for (const before of stored.liveBefore) {
+    found.set(seriesId(before), {
+      offerUid: before.offerUid,
+      productUid: before.productUid,
+      currency: before.currency,
+    });
+    live.set(seriesId(before), (live.get(seriesId(before)) ?? 0) + before.monthlyValue);
   }
   const rows: RevenueMovementsRow[] = [];
   const series = seriesOf(offers, found);
+  const ends = [...buckets.starts.slice(1), buckets.end];
   for (const [index, start] of buckets.starts.entries()) {
     for (const one of series) {
-      const id = `${index}\n${seriesId(one)}`;
-      const move = moves.get(id);
+      const move = moves.get(`${index}\n${seriesId(one)}`) ?? {
+        new: [0, 0],
+        reactivated: [0, 0],
+        churned: [0, 0],
+      };
+      const net = move.new[1] + move.reactivated[1] - move.churned[1];
+      const recurring = (live.get(seriesId(one)) ?? 0) + net;
+      live.set(seriesId(one), recurring);
       const money = (amount: number): Money => ({ amount, currency: one.currency });
       rows.push({
         start: start.toISOString(),
         offerUid: one.offerUid,
         productUid: one.productUid,
-        newSubscriptions: move?.newCount ?? 0,
-        newRevenue: money(move?.newAmount ?? 0),
-        reactivatedSubscriptions: move?.reactivatedCount ?? 0,
-        reactivatedRevenue: money(move?.reactivatedAmount ?? 0),
-        churnedSubscriptions: move?.churnedCount ?? 0,
-        churnedRevenue: money(move?.churnedAmount ?? 0),
-        netRevenue: money(
-          (move?.newAmount ?? 0) + (move?.reactivatedAmount ?? 0) - (move?.churnedAmount ?? 0),
-        ),
-        recurringRevenue: money(live.get(id) ?? 0),
-        complete: (ends[index] as number) <= now.getTime(),
+        newSubscriptions: move.new[0],
+        newRevenue: money(move.new[1]),
+        reactivatedSubscriptions: move.reactivated[0],
+        reactivatedRevenue: money(move.reactivated[1]),
+        churnedSubscriptions: move.churned[0],
+        churnedRevenue: money(move.churned[1]),
+        netRevenue: money(net),
+        recurringRevenue: money(recurring),
+        complete: (ends[index] as Date).getTime() <= now.getTime(),
       });
     }
   }
@@ -146,19 +120,18 @@ export function revenueMovementsReport(
 }
 
 /**
- * The recurring revenue per month at `at`: the monthly value of the paid subscriptions live then
- * (paid before `at`, not ended before it), per currency, in the order of the currencies' codes.
- * Several currencies never add up. The headline figure of the business view. Pure.
+ * The recurring revenue per month at the end of the moves' days: the monthly value of the paid
+ * subscriptions live then, per currency (in the order of their codes; several currencies never add
+ * up). The headline figure of the business view: with the moves of no day
+ * (`store.readRevenueMoves({ from: day, to: day })`), the recurring revenue as that day began. Pure.
  */
-export function recurringRevenueAt(lifecycles: Iterable<SubscriptionLifecycle>, at: Date): Money[] {
+export function recurringRevenueOf(moves: RevenueMoves): Money[] {
   const totals = new Map<string, number>();
-  for (const { paid } of subscribersOf(lifecycles)) {
-    for (const one of paid) {
-      if (!livePaidAt(one, at.getTime())) continue;
-      const { currency, monthlyValue } = one.lifecycle;
-      totals.set(currency, (totals.get(currency) ?? 0) + monthlyValue);
-    }
-  }
+  const add = (currency: string, amount: number) =>
+    totals.set(currency, (totals.get(currency) ?? 0) + amount);
+  for (const before of moves.liveBefore) add(before.currency, before.monthlyValue);
+  for (const day of moves.days)
+    add(day.currency, day.kind === 'churned' ? -day.monthlyValue : day.monthlyValue);
   return [...totals.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([currency, amount]) => ({ amount, currency }));
@@ -179,4 +152,3 @@ function seriesOf(offers: Iterable<OfferDefinition>, found: ReadonlyMap<string, 
 }
 
 const seriesId = (series: Series) => `${series.offerUid}\n${series.productUid}\n${series.currency}`;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { lived, OFFERS } from './test-support/lifecycles.js';
-import { trialFunnelReport } from './trial-funnel.js';
+import type { OfferDefinition } from '../schemas/offer.js';
+import type { MetricsInterval } from './buckets.js';
+import { trialOutcomesOf } from './lifecycle-counts.js';
+import type { SubscriptionLifecycle } from './subscription-lifecycle.js';
+import { daysOfQuery, lived, OFFERS } from './test-support/lifecycles.js';
+import { trialFunnelReport as reportOfOutcomes } from './trial-funnel.js';
+
+/** The report of the records, through their outcomes as a store answers them. */
+const trialFunnelReport = (
+  query: { from: Date; to: Date; interval: MetricsInterval },
+  lifecycles: SubscriptionLifecycle[],
+  offers: OfferDefinition[],
+  now: Date,
+) => reportOfOutcomes(query, trialOutcomesOf(lifecycles, daysOfQuery(query)), offers, now);
 
 describe('trialFunnelReport', () => {
   it('counts each trial once, in the bucket it began, with what it became so far', () => {

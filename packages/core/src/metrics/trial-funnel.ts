@@ -1,7 +1,6 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
-import { utcDayOf } from './metric-day.js';
-import type { SubscriptionLifecycle } from './subscription-lifecycle.js';
+import type { TrialOutcome, TrialOutcomeDay } from './lifecycle-counts.js';
 
 /** The free trials that began in one bucket for one offer, and what became of each so far. */
 export interface TrialFunnelRow {
@@ -36,30 +35,27 @@ interface Series {
   readonly productUid: string;
 }
 
-type Outcome = 'converted' | 'inTrial' | 'canceled' | 'failedToPay';
-
 /**
- * The trial funnel, per bucket of the trials' start and offer, from the lifecycle records: each trial
- * counts once, in the bucket it began, with its outcome as of now. Pure.
+ * The trial funnel, per bucket of the trials' start and offer, from the store's outcomes
+ * (trialOutcomesOf): each trial counts once, in the bucket it began, with its outcome as of now. Pure.
  */
 export function trialFunnelReport(
   query: { from: Date; to: Date; interval: MetricsInterval },
-  lifecycles: Iterable<SubscriptionLifecycle>,
+  outcomes: readonly TrialOutcomeDay[],
   offers: Iterable<OfferDefinition>,
   now: Date,
 ): TrialFunnelReport {
   const buckets = bucketsOf(query.from, query.to, query.interval);
-  const counts = new Map<string, Record<Outcome, number>>();
+  const counts = new Map<string, Record<TrialOutcome, number>>();
   const found = new Map<string, Series>();
-  for (const one of lifecycles) {
-    if (one.trialStartedAt === undefined) continue;
-    const index = bucketIndexOf(utcDayOf(one.trialStartedAt.at), buckets);
+  for (const day of outcomes) {
+    const index = bucketIndexOf(day.day, buckets);
     if (index < 0) continue;
-    const series = { offerUid: one.offerUid, productUid: one.productUid };
+    const series = { offerUid: day.offerUid, productUid: day.productUid };
     found.set(seriesId(series), series);
     const id = `${index}\n${seriesId(series)}`;
     const count = counts.get(id) ?? { converted: 0, inTrial: 0, canceled: 0, failedToPay: 0 };
-    count[outcomeOf(one)]++;
+    count[day.outcome] += day.trials;
     counts.set(id, count);
   }
   const rows: TrialFunnelRow[] = [];
@@ -83,12 +79,6 @@ export function trialFunnelReport(
     asOf: now.toISOString(),
     rows,
   };
-}
-
-function outcomeOf(one: SubscriptionLifecycle): Outcome {
-  if (one.firstPaidAt !== undefined) return 'converted';
-  if (one.endedAt === undefined) return 'inTrial';
-  return one.endCause === 'suspended' ? 'failedToPay' : 'canceled';
 }
 
 /** The partner's offers with a free trial, in their order, then any other offer the records name. */

@@ -18,9 +18,21 @@ export {
 } from '../access/reconcile-deadline.js';
 export { eventKey } from '../ledger/event-key.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
+export {
+  type CohortCount,
+  cohortCountsOf,
+  type LifecycleDaysQuery,
+  type RevenueMoveDay,
+  type RevenueMoves,
+  revenueMovesOf,
+  type TrialOutcome,
+  type TrialOutcomeDay,
+  trialOutcomeOf,
+  trialOutcomesOf,
+} from '../metrics/lifecycle-counts.js';
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
-export { recurringRevenueAt } from '../metrics/revenue-movements.js';
+export { recurringRevenueOf } from '../metrics/revenue-movements.js';
 export {
   type LifecycleEndCause,
   type LifecycleTime,
@@ -60,7 +72,7 @@ export {
   type HistoryStore,
   isHistoryStore,
 } from './history-store.js';
-export { isLifecycleStore, type LifecycleStore, type LifecyclesQuery } from './lifecycle-store.js';
+export { isLifecycleStore, type LifecycleStore } from './lifecycle-store.js';
 export { isLineStore, type LineStore } from './line-store.js';
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {

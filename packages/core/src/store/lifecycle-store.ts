@@ -1,17 +1,19 @@
+import type {
+  CohortCount,
+  LifecycleDaysQuery,
+  RevenueMoves,
+  TrialOutcomeDay,
+} from '../metrics/lifecycle-counts.js';
 import type { SubscriptionLifecycle } from '../metrics/subscription-lifecycle.js';
-
-/** Which lifecycle records to read: those of subscriptions whose trial began or first charge was collected before `begunBefore`. */
-export interface LifecyclesQuery {
-  /** ISO 8601 UTC. */
-  readonly begunBefore: string;
-}
 
 /**
  * The subscriptions' lifecycle records (SubscriptionLifecycle): one per subscription, kept for
- * years beside the daily totals, for the views that need each subscriber and each subscription's
- * life (cohorts, recurring revenue movements and reactivations, the trial funnel). Optional in the
+ * years beside the daily totals, for the views that follow each subscriber and each subscription
+ * (cohorts, recurring revenue movements and reactivations, the trial funnel). Optional in the
  * store contract: the kit writes them when the store keeps metrics and has these methods, and
- * `runLifecycleConformance` from `@dcbkit/core/store` checks them.
+ * `runLifecycleConformance` from `@dcbkit/core/store` checks them. The reads are totals, each
+ * defined by a pure function of the records (cohortCountsOf, revenueMovesOf, trialOutcomesOf), so
+ * that a SQL store answers each with one GROUP BY.
  */
 export interface LifecycleStore {
   /**
@@ -21,20 +23,18 @@ export interface LifecycleStore {
    * All or nothing: rejects, merging none of them, when the write fails.
    */
   recordLifecycles(lifecycles: readonly SubscriptionLifecycle[]): Promise<void>;
-  /** The records of the query, in any order. */
-  readLifecycles(query: LifecyclesQuery): Promise<SubscriptionLifecycle[]>;
+  /** cohortCountsOf the records, for the cohorts of the query's months (`YYYY-MM-01`). */
+  readCohortCounts(query: LifecycleDaysQuery): Promise<CohortCount[]>;
+  /** revenueMovesOf the records, for the query's days. */
+  readRevenueMoves(query: LifecycleDaysQuery): Promise<RevenueMoves>;
+  /** trialOutcomesOf the records, for the trials begun on the query's days. */
+  readTrialOutcomes(query: LifecycleDaysQuery): Promise<TrialOutcomeDay[]>;
 }
 
-/** True when the store keeps lifecycle records (it has both LifecycleStore methods). */
+const METHODS = ['recordLifecycles', 'readCohortCounts', 'readRevenueMoves', 'readTrialOutcomes'] as const;
+
+/** True when the store keeps lifecycle records (it has every LifecycleStore method). */
 export function isLifecycleStore<S extends object>(store: S): store is S & LifecycleStore {
-  const candidate = store as Partial<LifecycleStore>;
-  return typeof candidate.recordLifecycles === 'function' && typeof candidate.readLifecycles === 'function';
-}
-
-/** Whether a record answers the query: its trial began, or its first charge was collected, before `begunBefore`. */
-export function begunBefore(lifecycle: SubscriptionLifecycle, before: string): boolean {
-  const began = [lifecycle.trialStartedAt, lifecycle.firstPaidAt].some(
-    (time) => time !== undefined && Date.parse(time.at) < Date.parse(before),
-  );
-  return began;
+  const candidate = store as Partial<Record<(typeof METHODS)[number], unknown>>;
+  return METHODS.every((method) => typeof candidate[method] === 'function');
 }

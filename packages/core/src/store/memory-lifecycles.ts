@@ -1,7 +1,8 @@
+import { cohortCountsOf, revenueMovesOf, trialOutcomesOf } from '../metrics/lifecycle-counts.js';
 import { mergeLifecycles, type SubscriptionLifecycle } from '../metrics/subscription-lifecycle.js';
-import { begunBefore, type LifecycleStore } from './lifecycle-store.js';
+import type { LifecycleStore } from './lifecycle-store.js';
 
-/** Lifecycle records in process memory, one per subscription, merged as they come. */
+/** Lifecycle records in process memory, one per subscription, merged as they come; each read their definition over them all. */
 export function memoryLifecycles(): LifecycleStore {
   const records = new Map<string, SubscriptionLifecycle>();
   return {
@@ -11,8 +12,8 @@ export function memoryLifecycles(): LifecycleStore {
         records.set(one.subscriptionUid, held === undefined ? one : mergeLifecycles(held, one));
       }
     },
-    async readLifecycles({ begunBefore: before }) {
-      return [...records.values()].filter((one) => begunBefore(one, before));
-    },
+    readCohortCounts: async (query) => cohortCountsOf(records.values(), query),
+    readRevenueMoves: async (query) => revenueMovesOf(records.values(), query),
+    readTrialOutcomes: async (query) => trialOutcomesOf(records.values(), query),
   };
 }

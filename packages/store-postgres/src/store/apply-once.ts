@@ -148,7 +148,7 @@ export function onceMethods(
           const facts = done.facts ?? [];
           // The facts' lifecycle records, merged in the transaction: a statement of their own, only
           // for a subscription's facts (the last one below is shared with every event's writes).
-          await recordLifecyclesOn(tx, sql.lifecycles.record, lifecyclesOfFacts(facts));
+          await recordLifecyclesOn(tx, sql.lifecycles, lifecyclesOfFacts(facts));
           const last = lastStatement(target, deferred, facts);
           // With COMMIT where the executor can (fromPg: one round trip for both); nothing runs after it.
           const answered =

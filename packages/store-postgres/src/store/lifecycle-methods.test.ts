@@ -47,16 +47,16 @@ describe('lifecycle records on the one-transaction path', () => {
     );
     expect(applied.status).toBe('applied');
     await store.applyOnce('evt_dropped', async () => ({ keep: false, value: 1, facts: [dropped] }), options);
-    const found = await store.readLifecycles({ begunBefore: '2031-01-01T00:00:00.000Z' });
-    expect(found).toEqual([
+    const moves = await store.readRevenueMoves({ from: '2030-01-01', to: '2030-02-01' });
+    expect(moves.days).toEqual([
       {
-        subscriptionUid: 'sub_kept',
-        accountKey: 'user_1',
-        productUid: 'prod_premium',
+        day: '2030-01-05',
         offerUid: 'offer_premium_monthly_paid',
+        productUid: 'prod_premium',
         currency: 'TND',
+        kind: 'new',
+        subscriptions: 1,
         monthlyValue: 4500,
-        firstPaidAt: { at: '2030-01-05T10:00:00.000Z', provisional: false },
       },
     ]);
   });

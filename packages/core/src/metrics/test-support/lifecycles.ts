@@ -1,4 +1,5 @@
 import type { OfferDefinition } from '../../schemas/offer.js';
+import { bucketsOf, type MetricsInterval } from '../buckets.js';
 import type { LifecycleEndCause, SubscriptionLifecycle } from '../subscription-lifecycle.js';
 
 /** A subscription's life from short dates (`2030-01-05` is its midnight UTC), told by events. */
@@ -44,3 +45,9 @@ export const OFFERS = [
     trialDays: 0,
   },
 ] as unknown as OfferDefinition[];
+
+/** The days of a query's buckets, as the kit asks its store. */
+export function daysOfQuery(query: { from: Date; to: Date; interval?: MetricsInterval }) {
+  const buckets = bucketsOf(query.from, query.to, query.interval ?? 'month');
+  return { from: buckets.startDays[0] as string, to: buckets.endDay };
+}
