@@ -7,7 +7,7 @@
  * subscribers, but for the scan of the year's rows).
  *
  * The records go in through the store's own `recordLifecycles`, 5,000 a call, as the kit writes
- * them (with each subscriber's lock and derived columns); the time that takes is printed too.
+ * them (under each subscriber's lock, then their derived columns); the time that takes is printed too.
  */
 import { randomBytes } from 'node:crypto';
 import { createDcbKit, defineOffers } from '@dcbkit/core';

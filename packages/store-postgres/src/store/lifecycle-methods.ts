@@ -57,27 +57,24 @@ export function lifecycleStatements(t: TableNames) {
       ${take('trial_started', ['trial_started_at', 'trial_started_provisional'])},
       ${take('first_paid', ['first_paid_at', 'first_paid_provisional'])},
       ${take('ended', ['ended_at', 'ended_provisional', 'end_cause'], 'end_cause COLLATE "C"')}`;
-  // Then, in a statement of its own (whose snapshot, taken after the locks, sees every committed
+  // Then, in a statement whose snapshot is taken after the locks (so that it sees every committed
   // record of these subscribers): what their rows make of each other, as core's subscribersOf
   // (paid ones in order of their first charge, then of uid in code-unit order; a returning
   // subscriber's when an earlier one had ended by its first charge; GREATEST ignores a null, hence
-  // the CASE). $1 accounts, $2 products.
-  const derive = `WITH keys AS (
-      SELECT DISTINCT a, p FROM unnest($1::text[], $2::text[]) AS k (a, p)
-    ), derived AS (
-      SELECT subscription_uid,
+  // the CASE). No WITH of its own: applyOnce sends it as a part of the event's last statement.
+  // $1 accounts, $2 products.
+  const derive = `UPDATE ${table} AS l SET cohort_month = d.cohort_month, cohort_offer_uid = d.cohort_offer_uid,
+      subscriber_first = d.subscriber_first, reactivation = d.reactivation
+    FROM (SELECT subscription_uid,
         date_trunc('month', first_value(first_paid_at) OVER w AT TIME ZONE 'UTC')::date AS cohort_month,
         first_value(offer_uid) OVER w AS cohort_offer_uid,
         row_number() OVER w = 1 AS subscriber_first,
-        COALESCE(min(CASE WHEN ended_at IS NOT NULL THEN GREATEST(ended_at, first_paid_at) END) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
-          <= first_paid_at, false) AS reactivation
-      FROM ${table} JOIN keys ON account_key = a AND product_uid = p
+        COALESCE(min(CASE WHEN ended_at IS NOT NULL THEN GREATEST(ended_at, first_paid_at) END)
+          OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= first_paid_at, false) AS reactivation
+      FROM ${table}
       WHERE first_paid_at IS NOT NULL
-      WINDOW w AS (PARTITION BY account_key, product_uid ORDER BY first_paid_at, subscription_uid COLLATE "C")
-    )
-    UPDATE ${table} AS l SET cohort_month = d.cohort_month, cohort_offer_uid = d.cohort_offer_uid,
-      subscriber_first = d.subscriber_first, reactivation = d.reactivation
-    FROM derived d
+        AND (account_key, product_uid) IN (SELECT * FROM unnest($1::text[], $2::text[]))
+      WINDOW w AS (PARTITION BY account_key, product_uid ORDER BY first_paid_at, subscription_uid COLLATE "C")) AS d
     WHERE l.subscription_uid = d.subscription_uid AND (l.cohort_month IS DISTINCT FROM d.cohort_month
       OR l.cohort_offer_uid IS DISTINCT FROM d.cohort_offer_uid OR l.subscriber_first <> d.subscriber_first
       OR l.reactivation <> d.reactivation)`;
@@ -149,8 +146,9 @@ export function lifecycleArrays(lifecycles: readonly SubscriptionLifecycle[]): u
 }
 
 /**
- * Merges a batch in a transaction (applyOnce's, or one of its own): the records under their
- * subscribers' locks, then what each subscriber's rows make of each other.
+ * Merges a batch in a transaction of its own: the records under their subscribers' locks, then
+ * what each subscriber's rows make of each other. (applyOnce sends the first in the event's
+ * transaction, and the second as a part of its last statement.)
  */
 export async function recordLifecyclesOn(
   tx: SqlQueryable,
@@ -159,10 +157,12 @@ export async function recordLifecyclesOn(
 ): Promise<void> {
   if (lifecycles.length === 0) return;
   await tx.query(sql.record, lifecycleArrays(lifecycles));
-  await tx.query(sql.derive, [
-    lifecycles.map((one) => one.accountKey),
-    lifecycles.map((one) => one.productUid),
-  ]);
+  await tx.query(sql.derive, subscriberArrays(lifecycles));
+}
+
+/** The derive statement's parameters: the records' subscribers (accounts, products). */
+export function subscriberArrays(lifecycles: readonly SubscriptionLifecycle[]): unknown[] {
+  return [lifecycles.map((one) => one.accountKey), lifecycles.map((one) => one.productUid)];
 }
 
 interface CohortRow {
