@@ -36,7 +36,7 @@ export function lifecycleStatements(t: TableNames) {
   // dcbkit schemas in one database never share one.
   const subscriberLock = `hashtextextended('${table.replaceAll("'", "''")}:' || account_key || E'\\n' || product_uid, 0)`;
   // One statement for a batch (one record per subscription, merged in JavaScript first): the
-  // subscribers' locks, in order (no two writers wait on each other), then each record inserted or
+  // subscribers' locks, in order (two writers never wait on each other in a cycle), then each record inserted or
   // merged into the one held under its row lock (ON CONFLICT DO UPDATE), so that instances merging
   // the same subscription at once each see the other's. The locks are held to the commit.
   const record = `WITH input AS (
