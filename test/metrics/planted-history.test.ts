@@ -15,8 +15,8 @@ import {
   uniqueSchema,
 } from '../../packages/store-postgres/src/test-support/database.js';
 import { openPglite } from '../../packages/store-postgres/src/test-support/pglite.js';
-import { MONTHS, PLANTED_UNTIL, plantThreeMonths, startPlantedWorld } from './planted-world.js';
 import { lifecycleMismatchOf } from './lifecycle-truth.js';
+import { MONTHS, PLANTED_UNTIL, plantThreeMonths, startPlantedWorld } from './planted-world.js';
 import { kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
 
 interface StoreUnderTest {
