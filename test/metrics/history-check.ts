@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { TEST_START } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { funnelTruth, kitFunnel } from './funnel-truth.js';
 import { type History, historyArbitrary, historySource } from './history-steps.js';
+import { lifecycleMismatchOf } from './lifecycle-truth.js';
 import { type PlantedWorld, startPlantedWorld } from './planted-world.js';
 import { addModelOffers, playHistory } from './play-history.js';
 import { sandboxFigures } from './sandbox-figures.js';
@@ -17,12 +18,14 @@ const INTERVALS: readonly MetricsInterval[] = ['day', 'week', 'month'];
 /** Where the kit's numbers and the sandbox's records first part. */
 export interface Mismatch {
   /** `kit.metrics` (its rows, or its totals), or `kit.checkoutFunnel`. */
-  view: 'metrics' | 'checkoutFunnel';
-  interval: MetricsInterval;
+  view: string;
+  /** Absent where the view names its own (`revenue movements by day`). */
+  interval?: MetricsInterval;
   /** `<bucket start>|<offerUid>`, or `totals <from>` for the headline figures of a period. */
   bucket: string;
-  kit: object | undefined;
-  sandbox: object | undefined;
+  /** A row of kit.metrics, its totals, the funnel, or a lifecycle view (cohorts, revenue movements, trial funnel). */
+  kit: unknown;
+  sandbox: unknown;
 }
 
 /**
@@ -52,6 +55,9 @@ export async function mismatchOf(store: EntitlementStore, history: History): Pro
       );
       if (checkouts !== undefined) return { view: 'checkoutFunnel', interval, ...checkouts };
     }
+    const lifecycle = await lifecycleMismatchOf(world.kit, world.sandbox, TEST_START, to);
+    // Its view names its interval (`revenue movements by day`).
+    if (lifecycle) return lifecycle;
     return await totalsMismatch(world, to);
   } finally {
     await world.close();
@@ -71,6 +77,7 @@ async function totalsMismatch(world: PlantedWorld, to: Date): Promise<Mismatch |
     churnRate: totals.churnRate,
     firstAttemptCollectionRate: totals.firstAttemptCollectionRate,
     graceRecoveryRate: totals.graceRecoveryRate,
+    trialConversionRate: totals.trialConversionRate,
   };
   // The kit's period is whole days: from the day of `from` to the end of the day before `to`'s end.
   const period = { from: report.from, to: report.to };
@@ -135,8 +142,8 @@ export async function checkHistories(
 }
 
 export function describeMismatch({ view, interval, bucket, kit, sandbox }: Mismatch): string {
-  const numbers = (row: object | undefined) => (row === undefined ? 'nothing' : JSON.stringify(row));
-  return `kit.${view} by ${interval}, ${bucket}:\n  kit:     ${numbers(kit)}\n  sandbox: ${numbers(sandbox)}`;
+  const numbers = (row: unknown) => (row === undefined ? 'nothing' : JSON.stringify(row));
+  return `kit.${view}${interval ? ` by ${interval}` : ''}, ${bucket}:\n  kit:     ${numbers(kit)}\n  sandbox: ${numbers(sandbox)}`;
 }
 
 /** What a failed check prints: the mismatch and the shrunk history as a test to paste. */

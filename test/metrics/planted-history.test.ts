@@ -15,6 +15,7 @@ import {
   uniqueSchema,
 } from '../../packages/store-postgres/src/test-support/database.js';
 import { openPglite } from '../../packages/store-postgres/src/test-support/pglite.js';
+import { lifecycleMismatchOf } from './lifecycle-truth.js';
 import { MONTHS, PLANTED_UNTIL, plantThreeMonths, startPlantedWorld } from './planted-world.js';
 import { kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
 
@@ -88,6 +89,11 @@ describe.each(STORES)('the business view of a planted history: $name', (target) 
       expect(total((row) => row.graceRecovered)).toBe(8);
       expect(total((row) => row.churned.suspended)).toBe(4);
       expect(total((row) => row.unitsSpent)).toBe(20);
+      // Cohorts, revenue movements and the trial funnel, by day, week and month, as the sandbox's records give them.
+      const to = new Date(PLANTED_UNTIL);
+      expect(await lifecycleMismatchOf(world.kit, world.sandbox, MONTHS[0] as string, to)).toBeUndefined();
+      const cohorts = await world.kit.cohorts({ from: new Date(MONTHS[0] as string), to });
+      expect(cohorts.rows.reduce((sum, row) => sum + row.size, 0)).toBeGreaterThan(0);
     },
     240_000,
   );

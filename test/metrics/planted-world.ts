@@ -1,5 +1,5 @@
 import { createDcbKit, type DcbKit, type DcbKitConfig, silentLogger } from '@dcbkit/core';
-import type { EntitlementStore } from '@dcbkit/core/store';
+import { type EntitlementStore, isOnceStore } from '@dcbkit/core/store';
 import { offerDefinitionsOf, type Sandbox } from '@dcbkit/sandbox';
 import { createCheckoutDriver } from '@dcbkit/sandbox/testing';
 import {
@@ -63,6 +63,8 @@ export async function startPlantedWorld<S extends EntitlementStore>(
     offers: offerDefinitionsOf(sandbox.config),
     returnUrl: RETURN_URL,
     store,
+    // A SQL store applies each event in one transaction with its own ledger, as in production.
+    ...(isOnceStore(store) ? { ledger: store.onceLedger } : {}),
     logger: silentLogger,
     now: () => sandbox.clock.now(),
     ...options.kit,

@@ -5,7 +5,11 @@ import { liveAt, type SandboxSubscription, sandboxSubscriptions } from './sandbo
 /** The headline figures the sandbox's own records give: what the kit's `totals` are compared with. */
 export type Figures = Pick<
   MetricsTotals,
-  'activeSubscribers' | 'churnRate' | 'firstAttemptCollectionRate' | 'graceRecoveryRate'
+  | 'activeSubscribers'
+  | 'churnRate'
+  | 'firstAttemptCollectionRate'
+  | 'graceRecoveryRate'
+  | 'trialConversionRate'
 >;
 
 interface Period {
@@ -22,7 +26,8 @@ interface Period {
 export async function sandboxFigures(sandbox: Sandbox, period: Period, previous: Period): Promise<Figures> {
   const offers = new Map(sandbox.config.offers.map((offer) => [offer.offerUid, offer]));
   const subscriptions = await sandboxSubscriptions(sandbox);
-  const of = (range: Period) => figuresOf(subscriptions, range, (uid) => offers.get(uid)?.gracePolicy);
+  const of = (range: Period) =>
+    figuresOf(subscriptions, range, (uid) => offers.get(uid), sandbox.clock.now().toISOString());
   const now = of(period);
   const before = of(previous);
   return {
@@ -30,18 +35,35 @@ export async function sandboxFigures(sandbox: Sandbox, period: Period, previous:
     churnRate: { value: now.churn, previous: before.churn },
     firstAttemptCollectionRate: { value: now.firstAttempt, previous: before.firstAttempt },
     graceRecoveryRate: { value: now.recovery, previous: before.recovery },
+    trialConversionRate: { value: now.trialConversion, previous: before.trialConversion },
   };
 }
 
-type GraceOf = (offerUid: string) => { days: number; accessDuringGrace: boolean } | undefined;
+type OfferOf = (
+  offerUid: string,
+) => { trialDays?: number; gracePolicy: { days: number; accessDuringGrace: boolean } } | undefined;
 
-function figuresOf(subscriptions: readonly SandboxSubscription[], { from, to }: Period, graceOf: GraceOf) {
+function figuresOf(
+  subscriptions: readonly SandboxSubscription[],
+  { from, to }: Period,
+  offerOf: OfferOf,
+  now: string,
+) {
   const inPeriod = (at: string | null) => at !== null && at >= from && at < to;
   let [active, atStart, started, ended] = [0, 0, 0, 0];
   let [firstCollected, firstDue, retried, intoGrace] = [0, 0, 0, 0];
+  let [trials, converted, stillInTrial] = [0, 0, 0];
   for (const subscription of subscriptions) {
-    const grace = graceOf(subscription.offerUid);
-    if (!grace) throw new Error(`no offer ${subscription.offerUid}`);
+    const offer = offerOf(subscription.offerUid);
+    if (!offer) throw new Error(`no offer ${subscription.offerUid}`);
+    const grace = offer.gracePolicy;
+    // A trial begun in the period: converted once a charge was collected; still running while
+    // neither that nor its end came (as the sandbox's clock stands).
+    if ((offer.trialDays ?? 0) > 0 && inPeriod(subscription.createdAt)) {
+      trials++;
+      if (subscription.charges.some((charge) => charge.collected)) converted++;
+      else if (subscription.endedAt === null || subscription.endedAt > now) stillInTrial++;
+    }
     const withholds = !grace.accessDuringGrace;
     if (liveAt(subscription, withholds, to)) active++;
     if (liveAt(subscription, withholds, from)) atStart++;
@@ -62,5 +84,6 @@ function figuresOf(subscriptions: readonly SandboxSubscription[], { from, to }: 
     churn: rate(ended, atStart + started),
     firstAttempt: rate(firstCollected, firstDue),
     recovery: rate(retried, intoGrace),
+    trialConversion: rate(converted, trials - stillInTrial),
   };
 }

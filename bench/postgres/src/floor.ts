@@ -111,9 +111,20 @@ export function floorReceiver(
         if (written.rows.length !== 1)
           throw new Error('floor: concurrent write (events of one entitlement overlapped)');
         if (subscription) await client.query(prepared(sql.line, [event.subscriberUid]));
+        if (subscription) {
+          await client.query(
+            prepared(sql.lifecycle, [
+              event.subscriptionUid,
+              event.accountKey,
+              event.productUid,
+              event.offerUid,
+              event.occurredAt,
+            ]),
+          );
+        }
         const units = (n: number) => (subscription ? null : Math.max(0, n));
         const last = client.query(
-          prepared(sql.last, [
+          prepared(subscription ? sql.lastOfSubscription : sql.last, [
             hash,
             event.accountKey,
             event.productUid,
@@ -150,6 +161,7 @@ export function floorReceiver(
             [1],
             [subscription ? 4500 : 2000],
             [subscription ? 1 : 0],
+            ...(subscription ? [[event.accountKey], [event.productUid]] : []),
           ]),
         );
         if (pipelined) {

@@ -6,9 +6,11 @@
  * (in memory and over a data folder). Then reconciliation's due listing at 10,000 and 1,000,000
  * entitlements (due-listing.ts): a page at 1,000,000 within 1.5x of one at 10,000. Then a year of
  * daily business metrics over 1,000,000 and 10,000,000 facts (metrics-read.ts): under 1 s. Reads
- * DATABASE_URL; works in schemas of its own, dropped at the end. `--only metrics` runs the last alone.
- * Last, every business view at 1,000,000 subscribers, filled in bulk SQL (views-at-scale.ts: a year
- * by day, week and month, each under 1 s); `--views` runs it alone (`--subscribers N` for fewer).
+ * DATABASE_URL; works in schemas of its own, dropped at the end. `--only metrics` runs the metrics
+ * part and the two after it alone. Then cohorts, revenue movements and the trial funnel over
+ * 1,000,000 subscribers' lifecycles (lifecycle-read.ts): each under 1 s; `--lifecycles` runs that
+ * alone. Last, every business view at 1,000,000 subscribers, filled in bulk SQL (views-at-scale.ts:
+ * a year by day, week and month, each under 1 s); `--views` runs it alone (`--subscribers N` for fewer).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -25,6 +27,7 @@ import { type BenchEvent, benchEvents, offers, SECRET } from './events.js';
 import { compareSides } from './events-per-second.js';
 import { floorReceiver } from './floor.js';
 import { percentile, runLanes } from './latency.js';
+import { lifecycleReadPart } from './lifecycle-read.js';
 import { metricsReadPart } from './metrics-read.js';
 import { perEventPart } from './per-event.js';
 import { viewsAtScalePart } from './views-at-scale.js';
@@ -183,6 +186,11 @@ const viewsAtScale = async () => {
   );
   await viewsAtScalePart(DATABASE_URL as string, process.argv);
 };
+if (process.argv.includes('--lifecycles')) {
+  console.log('\nThe business view: cohorts, revenue movements and the trial funnel on postgresStore');
+  await lifecycleReadPart(DATABASE_URL);
+  process.exit(0);
+}
 if (process.argv.includes('--views')) {
   await viewsAtScale();
   process.exit(0);
@@ -211,4 +219,6 @@ if (!process.argv.includes('--only')) {
 }
 console.log('\nThe business view: a year of daily kit.metrics on postgresStore');
 await metricsReadPart(DATABASE_URL);
+console.log('\nThe business view: cohorts, revenue movements and the trial funnel on postgresStore');
+await lifecycleReadPart(DATABASE_URL);
 await viewsAtScale();

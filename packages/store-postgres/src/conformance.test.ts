@@ -1,6 +1,7 @@
 import {
   runHistoryConformance,
   runLedgerConformance,
+  runLifecycleConformance,
   runLineConformance,
   runMetricsConformance,
   runOnceConformance,
@@ -34,6 +35,7 @@ describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
   runReconcileConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runHistoryConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runMetricsConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
+  runLifecycleConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLineConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runOnceConformance(() => sqlStore.store, { name: 'postgresStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'postgresStore', describe, it });
@@ -58,6 +60,7 @@ describe('on PGlite', () => {
   runReconcileConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runHistoryConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runMetricsConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
+  runLifecycleConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLineConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runOnceConformance(() => sqlStore.store, { name: 'pgliteStore', describe, it });
   runLedgerConformance(() => sqlStore.ledger, { name: 'pgliteStore', describe, it });

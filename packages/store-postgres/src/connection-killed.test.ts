@@ -129,7 +129,7 @@ describe.skipIf(!DATABASE_URL)('a connection killed mid-transaction', () => {
       ]);
       expect(rows).toEqual([]);
       expect((await migrate(executor, names)).applied).toEqual([
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
       ]);
     } finally {
       await database.pool.query(`DROP SCHEMA IF EXISTS "${database.schema}_m" CASCADE`);

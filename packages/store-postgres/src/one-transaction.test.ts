@@ -95,21 +95,22 @@ async function expectOneEach(deliver: Awaited<ReturnType<typeof costs>>['deliver
       event: event.event,
       transactions: 1,
     });
-    // The claim, the read, the write, the line (a subscription's), the checkout the payment ends
-    // (for the checkout funnel), then one statement for the key's target, the history entry, the
-    // pending payment's end and the business facts (docs/stores.md).
+    // The claim, the read, the write, the line and the lifecycle record under its subscriber's lock
+    // (a subscription's), the checkout the payment ends (for the checkout funnel), then one
+    // statement for the key's target, the history entry, the pending payment's end, the
+    // subscriber's derived columns and the business facts (docs/stores.md).
     if (event.event === 'payment.succeeded') {
-      const line = event.subscriptionUid === undefined ? 0 : 1;
+      const subscription = event.subscriptionUid === undefined ? 0 : 2;
       expect({ paymentUid: event.paymentUid, statements: fresh.statements }).toEqual({
         paymentUid: event.paymentUid,
-        statements: 5 + line,
+        statements: 5 + subscription,
       });
       // On pg, BEGIN travels with the claim and COMMIT with the last statement: a round trip a
       // statement (once the claim is prepared on the connection, from the first event on).
       if (fresh.roundTrips !== undefined && applied > 1)
         expect({ paymentUid: event.paymentUid, roundTrips: fresh.roundTrips }).toEqual({
           paymentUid: event.paymentUid,
-          roundTrips: 5 + line,
+          roundTrips: 5 + subscription,
         });
     }
     const copy = await deliver(event);

@@ -39,7 +39,7 @@ describe('pgliteStore over a data folder', () => {
     const secondRun = events.slice(30);
 
     const before = await open();
-    expect(before.sqlStore.migrated?.applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect(before.sqlStore.migrated?.applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
     for (const event of firstRun) expect(await before.deliver(event)).toBe('200 applied');
     await before.sqlStore.close();
 

@@ -109,7 +109,7 @@ export async function applyPaymentRead(
     },
     factsOf(paymentEvent, offer),
   );
-  await options.recordFacts?.(metricEntriesOf({ event, source: 'read', offer, held: previous }));
+  await options.recordFacts?.(metricEntriesOf({ event, source: 'read', offer, held: previous, accountKey }));
   await options.recordHistory?.(
     historyEntryOf({
       key,

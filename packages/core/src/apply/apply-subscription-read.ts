@@ -64,7 +64,9 @@ export async function applySubscriptionRead(
   const update = await store.update(key.accountKey, key.productUid, (current) =>
     decide(event, current, offer, key, { source: 'read' }),
   );
-  await recordFacts?.(metricEntriesOf({ event, source: 'read', offer, held: update.previous }));
+  await recordFacts?.(
+    metricEntriesOf({ event, source: 'read', offer, held: update.previous, accountKey: key.accountKey }),
+  );
   await recordHistory?.(
     historyEntryOf({
       key,

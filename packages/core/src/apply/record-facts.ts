@@ -1,5 +1,7 @@
 import { type BusinessCounters, createBusinessCounters } from '../metrics/business-counters.js';
 import type { MetricEntry } from '../metrics/metric-entry.js';
+import { lifecyclesOfFacts } from '../metrics/subscription-lifecycle.js';
+import { isLifecycleStore } from '../store/lifecycle-store.js';
 import { isMetricsStore, type MetricsStore } from '../store/metrics-store.js';
 
 /** Writes the business view's facts of one decision, and counts the new ones. */
@@ -18,7 +20,9 @@ export function keptMetricsOf<S extends object>(
 
 /**
  * The facts' recorder of a part: to the store's daily totals when it keeps them (each fact once,
- * whoever saw it), then the OpenTelemetry counters by what the store counted. Without a store that
+ * whoever saw it), and to its lifecycle records when it keeps those too (LifecycleStore: every
+ * fact, as their merges are order-free and idempotent), then the OpenTelemetry counters by what
+ * the store counted. Without a store that
  * keeps them, the counters alone, by what was seen (a redelivery counts again there). Undefined
  * when there is neither.
  */
@@ -28,8 +32,12 @@ export function factRecorder(
 ): RecordFacts | undefined {
   // Neither a store that keeps them nor an SDK to count them: no fact is even derived.
   if (metrics === undefined && !counters.enabled) return undefined;
+  const lifecycles = metrics !== undefined && isLifecycleStore(metrics) ? metrics : undefined;
   return async (entries) => {
     if (entries.length === 0) return;
-    counters.facts(metrics === undefined ? entries : await metrics.recordMetrics(entries));
+    const counted = metrics === undefined ? entries : await metrics.recordMetrics(entries);
+    const records = lifecycles === undefined ? [] : lifecyclesOfFacts(entries);
+    if (records.length > 0) await lifecycles?.recordLifecycles(records);
+    counters.facts(counted);
   };
 }

@@ -12,6 +12,7 @@ import { createWebhookHandler } from '../webhooks/create-webhook-handler.js';
 import { accountViews } from './account-views.js';
 import { explainAccess } from './explain.js';
 import { explainLine } from './explain-line.js';
+import { lifecycleViews } from './kit-lifecycle-views.js';
 import { checkoutFunnelOf, metricsOf } from './kit-metrics.js';
 import { kitReconcilers } from './kit-reconcile.js';
 import type { DcbKit, DcbKitConfig, DefaultStore } from './kit-types.js';
@@ -105,6 +106,7 @@ export function createDcbKit<Store extends EntitlementStore = DefaultStore>(
     checkReadiness: () => checkReadiness(store, client),
     metrics: (query) => metricsOf(metrics, offers, query),
     checkoutFunnel: (query) => checkoutFunnelOf(metrics, offers, query),
+    ...lifecycleViews(metrics, offers, now),
   };
   return Object.freeze(kit);
 }

@@ -6,10 +6,13 @@ import {
   checkoutFunnel,
 } from '../metrics/checkout-funnel.js';
 import { type CheckoutOutcomes, metricsTotals, type PeriodNumbers } from '../metrics/headline-figures.js';
+import type { RevenueMoves, TrialOutcomeDay } from '../metrics/lifecycle-counts.js';
 import type { MetricDays } from '../metrics/metric-day.js';
 import { type CheckedMetricsQuery, checkMetricsQuery, type MetricsQuery } from '../metrics/metrics-query.js';
 import { type MetricsReport, metricsReport } from '../metrics/metrics-report.js';
+import { recurringRevenueOf } from '../metrics/revenue-movements.js';
 import type { Offers } from '../offers/define-offers.js';
+import { isLifecycleStore, type LifecycleStore } from '../store/lifecycle-store.js';
 import type { MetricsStore } from '../store/metrics-store.js';
 
 /**
@@ -34,8 +37,16 @@ export async function metricsOf(
     liveAtStart: only(stored.liveBefore).reduce((sum, offer) => sum + offer.live, 0),
     checkouts: checkoutOutcomes(only(checkoutFunnel({ from, to, interval }, stored.days, offers.list).rows)),
   });
-  const current = periodOf(checked.from, checked.to, days) satisfies PeriodNumbers;
-  const previous = periodOf(before.starts[0] as Date, before.end, daysBefore);
+  const lifecycles = isLifecycleStore(kept) ? kept : undefined;
+  const [lifecycle, lifecycleBefore] = await Promise.all([
+    lifecycleNumbers(lifecycles, buckets, only),
+    lifecycleNumbers(lifecycles, before, only),
+  ]);
+  const current = {
+    ...periodOf(checked.from, checked.to, days),
+    ...lifecycle,
+  } satisfies PeriodNumbers;
+  const previous = { ...periodOf(before.starts[0] as Date, before.end, daysBefore), ...lifecycleBefore };
   return {
     from: (buckets.starts[0] as Date).toISOString(),
     to: buckets.end.toISOString(),
@@ -43,6 +54,40 @@ export async function metricsOf(
     rows: current.rows,
     totals: metricsTotals(current, previous, only(offers.list)),
   };
+}
+
+type Only = <T extends { offerUid: string }>(list: readonly T[]) => T[];
+
+/**
+ * What the subscriptions' lifecycles tell of a period, when the store keeps them: its trials'
+ * outcomes so far, and the recurring revenue as it ended (the moves of no day: the value as the
+ * day after the period began).
+ */
+async function lifecycleNumbers(
+  store: LifecycleStore | undefined,
+  buckets: Buckets,
+  only: Only,
+): Promise<Pick<PeriodNumbers, 'trials' | 'recurringRevenue'>> {
+  if (store === undefined) return {};
+  const [outcomes, moves] = await Promise.all([
+    store.readTrialOutcomes({ from: buckets.startDays[0] as string, to: buckets.endDay }),
+    store.readRevenueMoves({ from: buckets.endDay, to: buckets.endDay }),
+  ]);
+  return { trials: trialsOf(only(outcomes)), recurringRevenue: recurringRevenueOf(onlyMoves(moves, only)) };
+}
+
+function trialsOf(outcomes: readonly TrialOutcomeDay[]): NonNullable<PeriodNumbers['trials']> {
+  const trials = { started: 0, converted: 0, stillInTrial: 0 };
+  for (const { outcome, trials: count } of outcomes) {
+    trials.started += count;
+    if (outcome === 'converted') trials.converted += count;
+    if (outcome === 'inTrial') trials.stillInTrial += count;
+  }
+  return trials;
+}
+
+function onlyMoves(moves: RevenueMoves, only: Only): RevenueMoves {
+  return { days: only(moves.days), liveBefore: only(moves.liveBefore) };
 }
 
 /** `kit.checkoutFunnel`: the same daily totals, made into the checkout funnel's rows. */

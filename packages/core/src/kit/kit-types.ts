@@ -25,6 +25,7 @@ import type { WebhookHandler } from '../webhooks/webhook-handler-types.js';
 import type { WebhookHealth } from '../webhooks/webhook-health.js';
 import type { AccessExplanation, ExplainOptions } from './explain.js';
 import type { ExplainLineOptions, LineExplanation } from './explain-line.js';
+import type { LifecycleViews } from './kit-lifecycle-views.js';
 import type { Readiness } from './readiness.js';
 
 /** What the kit's store is when you pass none: memoryStore(), which keeps reconciliation's bookkeeping and history too. */
@@ -112,7 +113,7 @@ export interface DcbKitConfig<Store extends EntitlementStore = DefaultStore> {
 }
 
 /** Everything a partner app mounts, made from one configuration. */
-export interface DcbKit<Store extends EntitlementStore = DefaultStore> {
+export interface DcbKit<Store extends EntitlementStore = DefaultStore> extends LifecycleViews {
   readonly client: DcbClient;
   /** The webhook handler: hand it to your framework's adapter (createExpressWebhook, createKoaWebhook…), or call it yourself. */
   readonly webhook: WebhookHandler;

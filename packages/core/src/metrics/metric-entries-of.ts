@@ -6,6 +6,7 @@ import type { SubscriptionStatus } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { LiveChange, MetricEntry, MetricKind } from './metric-entry.js';
 import type { MetricSighting } from './metric-sighting.js';
+import { monthlyValueOf } from './monthly-value.js';
 import { readChargedAt, readEndedAt, readStartOf, trialPeriod } from './read-times.js';
 
 export type { MetricSighting } from './metric-sighting.js';
@@ -42,8 +43,23 @@ const ENDING_EVENTS: Readonly<Record<string, MetricKind>> = {
   'entitlement.revoked': 'churn_revoked',
 };
 
+/** A subscription's facts, each naming the subscription, its account and monthly value for the lifecycle records. */
 function subscriptionEntries(seen: MetricSighting): MetricEntry[] {
   const subscriptionUid = seen.event.subscriptionUid ?? seen.held?.subscriptionUid ?? undefined;
+  const entries = subscriptionFacts(seen, subscriptionUid);
+  if (entries.length === 0 || subscriptionUid === undefined) return entries;
+  // The held record is the account's for this product whichever subscription it follows.
+  const accountKey = seen.accountKey ?? seen.held?.accountKey;
+  const monthlyValue = monthlyValueOf(seen.offer);
+  return entries.map((one) => ({
+    ...one,
+    subscriptionUid,
+    ...(accountKey === undefined ? {} : { accountKey }),
+    ...(monthlyValue === undefined ? {} : { monthlyValue }),
+  }));
+}
+
+function subscriptionFacts(seen: MetricSighting, subscriptionUid: string | undefined): MetricEntry[] {
   // The record of the account's product may hold another subscription (the one a returning
   // subscriber had before): what it says is not this one's past, which is then unknown.
   const sighting = seen.held?.subscriptionUid === subscriptionUid ? seen : { ...seen, held: undefined };

@@ -76,6 +76,15 @@ export interface MetricEntry {
    * of a checkout's refusal or failure (`RSK-101`, `PAY-101`…). Absent for the other kinds.
    */
   readonly detail?: string;
+  /**
+   * A subscription's fact: the subscription and the account it belongs to, so that the store's
+   * lifecycle records (SubscriptionLifecycle) can follow each subscription and each subscriber
+   * (the account and product) from the facts. Absent for purchases and spent units.
+   */
+  readonly subscriptionUid?: string;
+  readonly accountKey?: string;
+  /** A subscription's fact: its offer's price as a month's worth (monthlyValueOf), in `currency`. */
+  readonly monthlyValue?: number;
 }
 
 export function isMetricKind(value: unknown): value is MetricKind {

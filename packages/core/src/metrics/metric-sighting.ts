@@ -11,4 +11,9 @@ export interface MetricSighting {
   readonly offer: OfferDefinition;
   /** The entitlement as it was held before this was applied. */
   readonly held: Entitlement | undefined;
+  /**
+   * The account the sighting was applied to, when the caller knows it (the held record may be
+   * another subscription's, or none): a subscription's facts carry it for the lifecycle records.
+   */
+  readonly accountKey?: string | undefined;
 }

@@ -18,8 +18,28 @@ export {
 } from '../access/reconcile-deadline.js';
 export { eventKey } from '../ledger/event-key.js';
 export type { Claim, ClaimResult, ClaimToken, EventLedger } from '../ledger/event-ledger.js';
+export {
+  type CohortCount,
+  cohortCountsOf,
+  type LifecycleDaysQuery,
+  type RevenueMoveDay,
+  type RevenueMoves,
+  revenueMovesOf,
+  type TrialOutcome,
+  type TrialOutcomeDay,
+  trialOutcomeOf,
+  trialOutcomesOf,
+} from '../metrics/lifecycle-counts.js';
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
+export { recurringRevenueOf } from '../metrics/revenue-movements.js';
+export {
+  type LifecycleEndCause,
+  type LifecycleTime,
+  lifecyclesOfFacts,
+  mergeLifecycles,
+  type SubscriptionLifecycle,
+} from '../metrics/subscription-lifecycle.js';
 export type { EntitlementKey } from '../schemas/entitlement.js';
 export type { CheckoutRecord, CheckoutRecordQuery } from './checkout-record.js';
 export { exampleEntitlement, uniqueId } from './conformance/example-entitlement.js';
@@ -30,6 +50,7 @@ export {
   ledgerLeaseChecks,
   runLedgerConformance,
 } from './conformance/ledger-conformance.js';
+export { lifecycleChecks, runLifecycleConformance } from './conformance/lifecycle-conformance.js';
 export { lineChecks, runLineConformance } from './conformance/line-conformance.js';
 export { metricsChecks, runMetricsConformance } from './conformance/metrics-conformance.js';
 export { onceChecks, runOnceConformance } from './conformance/once-conformance.js';
@@ -51,6 +72,7 @@ export {
   type HistoryStore,
   isHistoryStore,
 } from './history-store.js';
+export { isLifecycleStore, type LifecycleStore } from './lifecycle-store.js';
 export { isLineStore, type LineStore } from './line-store.js';
 export { isMetricsStore, type MetricsStore } from './metrics-store.js';
 export {

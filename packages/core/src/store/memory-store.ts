@@ -1,9 +1,11 @@
 import { type OptionNames, refuseUnknownOptions } from '../errors/unknown-options.js';
 import type { EntitlementStore } from './entitlement-store.js';
 import type { HistoryStore } from './history-store.js';
+import type { LifecycleStore } from './lifecycle-store.js';
 import type { LineStore } from './line-store.js';
 import { memoryEntitlements } from './memory-entitlements.js';
 import { DEFAULT_MEMORY_HISTORY_LIMIT, memoryHistory } from './memory-history.js';
+import { memoryLifecycles } from './memory-lifecycles.js';
 import { memoryMetrics } from './memory-metrics.js';
 import { memoryReconcileBookkeeping } from './memory-reconcile-bookkeeping.js';
 import type { MetricsStore } from './metrics-store.js';
@@ -19,7 +21,7 @@ const MEMORY_STORE_OPTIONS: OptionNames<MemoryStoreOptions> = { historyLimit: tr
 /**
  * An in-process EntitlementStore, for development, tests and single-instance apps: entitlements
  * are lost on restart. It keeps reconciliation's bookkeeping, a bounded history and the business
- * view's daily totals too, and answers by phone line. Updates are atomic because each runs without yielding to the event loop.
+ * view's daily totals and each subscription's lifecycle too, and answers by phone line. Updates are atomic because each runs without yielding to the event loop.
  * Records are handed out without copying: the Entitlement type is readonly throughout, and every
  * change makes a new record, so one already returned never changes.
  *
@@ -29,7 +31,7 @@ const MEMORY_STORE_OPTIONS: OptionNames<MemoryStoreOptions> = { historyLimit: tr
  */
 export function memoryStore(
   options: MemoryStoreOptions = {},
-): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LineStore {
+): EntitlementStore & ReconcileStore & HistoryStore & MetricsStore & LifecycleStore & LineStore {
   refuseUnknownOptions('memoryStore', options, MEMORY_STORE_OPTIONS);
   const entitlements = memoryEntitlements();
   return {
@@ -37,5 +39,6 @@ export function memoryStore(
     ...entitlements.store,
     ...memoryReconcileBookkeeping(entitlements.all),
     ...memoryMetrics(),
+    ...memoryLifecycles(),
   };
 }

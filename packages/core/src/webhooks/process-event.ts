@@ -184,5 +184,13 @@ async function recordFactsOf(
   const offerUid = event.offerUid ?? entitlement?.offerUid;
   const offer = offerUid === undefined ? undefined : context.apply.offers.get(offerUid);
   if (offer !== undefined)
-    await context.recordFacts(metricEntriesOf({ event, source: 'event', offer, held }));
+    await context.recordFacts(
+      metricEntriesOf({
+        event,
+        source: 'event',
+        offer,
+        held,
+        accountKey: entitlement?.accountKey ?? held?.accountKey,
+      }),
+    );
 }

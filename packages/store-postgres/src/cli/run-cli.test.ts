@@ -11,7 +11,7 @@ describe('dcbkit-store', () => {
       const lines: string[] = [];
       expect(await runStoreCli(['migrate', '--pglite', dir], {}, (line) => lines.push(line))).toBe(0);
       expect(JSON.parse(lines[0] ?? '')).toMatchObject({
-        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
       });
       expect(await runStoreCli(['migrate'], { DCB_PGLITE_DIR: dir }, (line) => lines.push(line))).toBe(0);
       expect(JSON.parse(lines[1] ?? '')).toMatchObject({ applied: [] });
@@ -40,9 +40,9 @@ describe('dcbkit-store', () => {
       expect(await migrate('other_')).toBe(0);
       // Each prefix has its own tables and its own migrations: the second run of one finds nothing to do.
       expect(answers.map((line) => JSON.parse(line).applied)).toEqual([
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
         [],
-        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+        [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
       ]);
       expect(
         await runStoreCli(['migrate', '--pglite', dir, '--table-prefix', 'Bad-Prefix'], {}, () => {}),

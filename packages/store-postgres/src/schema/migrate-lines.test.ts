@@ -31,7 +31,7 @@ async function upgradesToVersion10(executor: SqlExecutor, schema: string): Promi
       [row.accountKey, row.productUid, row.subscriptionUid, JSON.stringify(row)],
     );
   }
-  expect((await migrate(executor, tables)).applied).toEqual([10, 11, 12, 13, 14]);
+  expect((await migrate(executor, tables)).applied).toEqual([10, 11, 12, 13, 14, 15]);
 
   const line = await store.listBySubscriberUid('sbr_shared');
   expect(line.map((entitlement) => entitlement.accountKey)).toEqual(['acct_a', 'acct_b']);

@@ -63,7 +63,7 @@ async function upgradesToVersion9(executor: SqlExecutor, schema: string): Promis
     ).rows[0]?.version;
   const before = await versionOf('user_old');
 
-  expect(await migrate(executor, tables)).toEqual({ applied: [9, 10, 11, 12, 13, 14], version: 14 });
+  expect(await migrate(executor, tables)).toEqual({ applied: [9, 10, 11, 12, 13, 14, 15], version: 15 });
 
   const strict = entitlementSchema.strict();
   const upgraded = strict.parse(await store.get('user_old', 'prod_day_pass'));

@@ -26,7 +26,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     databases.push(database);
     const { migrate } = createSqlStore(fromPg(database.pool), { schema: database.schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
@@ -41,6 +41,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'dcbkit_metric_keys',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
+      'dcbkit_subscription_lifecycles',
     ]);
   });
 
@@ -54,7 +55,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         pools.map((pool) => createSqlStore(fromPg(pool), { schema: database.schema }).migrate()),
       );
       expect(results.filter((result) => result.applied.length > 0)).toEqual([
-        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], version: LATEST_VERSION },
+        { applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], version: LATEST_VERSION },
       ]);
       const { rows } = await database.pool.query(
         `SELECT version FROM "${database.schema}".dcbkit_migrations`,
@@ -74,6 +75,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
         { version: 12 },
         { version: 13 },
         { version: 14 },
+        { version: 15 },
       ]);
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
@@ -97,6 +99,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'one_metric_keys',
       'one_migrations',
       'one_pending_payments',
+      'one_subscription_lifecycles',
       'two_entitlement_payments',
       'two_entitlement_units',
       'two_entitlements',
@@ -107,6 +110,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
       'two_metric_keys',
       'two_migrations',
       'two_pending_payments',
+      'two_subscription_lifecycles',
     ]);
     expect((await one.ledger.claim('evt')).status).toBe('new');
     expect((await two.ledger.claim('evt')).status).toBe('new');
@@ -122,7 +126,7 @@ describe.skipIf(!DATABASE_URL)('migrate on PostgreSQL', () => {
     await expect(sqlStore.migrate()).rejects.toThrow(/dcbkit_events/);
     expect(await tablesIn(fromPg(database.pool), database.schema)).toEqual(['dcbkit_events']);
     await database.pool.query(`DROP TABLE "${database.schema}".dcbkit_events`);
-    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+    expect((await sqlStore.migrate()).applied).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
   });
 });
 
@@ -137,7 +141,7 @@ describe('migrate on PGlite', () => {
     const schema = uniqueSchema('migrate');
     const { migrate } = createSqlStore(fromPglite(db), { schema });
     expect(await migrate()).toEqual({
-      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+      applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
       version: LATEST_VERSION,
     });
     expect(await migrate()).toEqual({ applied: [], version: LATEST_VERSION });
@@ -152,6 +156,7 @@ describe('migrate on PGlite', () => {
       'dcbkit_metric_keys',
       'dcbkit_migrations',
       'dcbkit_pending_payments',
+      'dcbkit_subscription_lifecycles',
     ]);
   });
 
@@ -186,6 +191,11 @@ describe('migrate on PGlite', () => {
       'history_id_seq',
       'history_pkey',
       'history_recorded_idx',
+      'lifecycles_cohort_idx',
+      'lifecycles_ended_idx',
+      'lifecycles_paid_idx',
+      'lifecycles_subscriber_idx',
+      'lifecycles_trial_idx',
       'locks',
       'locks_pkey',
       'metric_days',
@@ -198,6 +208,8 @@ describe('migrate on PGlite', () => {
       'pending_payments_account_idx',
       'pending_payments_ended_idx',
       'pending_payments_pkey',
+      'subscription_lifecycles',
+      'subscription_lifecycles_pkey',
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { DEADLINE_PENDING, HEARD_IF_LIVE } from './due-index-keys.js';
+import { lifecyclesTable } from './lifecycles-table.js';
 import type { TableNames } from './table-names.js';
 
 /**
@@ -301,6 +302,53 @@ export const MIGRATIONS: readonly Migration[] = [
       // With a provisional key's totals (migration 13): its detail, moved with them.
       `ALTER TABLE ${t.metricKeys} ADD COLUMN detail text`,
     ],
+  },
+  {
+    version: 15,
+    name: "the business view: each subscription's lifecycle, for cohorts, revenue movements and the trial funnel",
+    statements: (t) => {
+      const table = lifecyclesTable(t);
+      const utc = (time: string) => `(${time} AT TIME ZONE 'UTC')`;
+      const paidEnd =
+        'CASE WHEN first_paid_at IS NOT NULL AND ended_at IS NOT NULL THEN GREATEST(ended_at, first_paid_at) END';
+      return [
+        // core's SubscriptionLifecycle, one row per subscription, merged order-free by
+        // store/lifecycle-methods.ts; its UTC days and months, which the views group by (stored:
+        // a GROUP BY over a million rows that computes them costs several times more); and what
+        // the subscriber's other rows make of it (the cohort: the month of the subscriber's first
+        // paid charge and its offer; whether it is that first one; whether it is a returning
+        // subscriber's), kept by the same writes under a lock on the subscriber.
+        `CREATE TABLE ${table} (
+          subscription_uid text PRIMARY KEY,
+          account_key text NOT NULL,
+          product_uid text NOT NULL,
+          offer_uid text NOT NULL,
+          currency text NOT NULL,
+          monthly_value bigint NOT NULL,
+          trial_started_at timestamptz,
+          trial_started_provisional boolean,
+          first_paid_at timestamptz,
+          first_paid_provisional boolean,
+          ended_at timestamptz,
+          ended_provisional boolean,
+          end_cause text,
+          trial_day date GENERATED ALWAYS AS (${utc('trial_started_at')}::date) STORED,
+          paid_day date GENERATED ALWAYS AS (${utc('first_paid_at')}::date) STORED,
+          paid_month date GENERATED ALWAYS AS (date_trunc('month', ${utc('first_paid_at')})::date) STORED,
+          end_day date GENERATED ALWAYS AS (${utc(paidEnd)}::date) STORED,
+          end_month date GENERATED ALWAYS AS (date_trunc('month', ${utc(paidEnd)})::date) STORED,
+          cohort_month date,
+          cohort_offer_uid text,
+          subscriber_first boolean NOT NULL DEFAULT false,
+          reactivation boolean NOT NULL DEFAULT false
+        )`,
+        `CREATE INDEX ${t.index('lifecycles_subscriber_idx')} ON ${table} (account_key, product_uid)`,
+        `CREATE INDEX ${t.index('lifecycles_cohort_idx')} ON ${table} (cohort_month) WHERE cohort_month IS NOT NULL`,
+        `CREATE INDEX ${t.index('lifecycles_paid_idx')} ON ${table} (paid_day) WHERE paid_day IS NOT NULL`,
+        `CREATE INDEX ${t.index('lifecycles_ended_idx')} ON ${table} (end_day) WHERE end_day IS NOT NULL`,
+        `CREATE INDEX ${t.index('lifecycles_trial_idx')} ON ${table} (trial_day) WHERE trial_day IS NOT NULL`,
+      ];
+    },
   },
 ];
 

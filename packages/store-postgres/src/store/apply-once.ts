@@ -7,11 +7,13 @@ import type {
   OnceStore,
   OnceWork,
 } from '@dcbkit/core/store';
+import { lifecyclesOfFacts } from '@dcbkit/core/store';
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import { keyHash } from '../ledger/key-hash.js';
 import type { TableNames } from '../schema/table-names.js';
 import { deferredStatements, noDeferredWrites } from './deferred-writes.js';
 import { HISTORY_COLUMNS } from './history-methods.js';
+import { lifecycleArrays } from './lifecycle-methods.js';
 import { countedOf } from './metrics-methods.js';
 import { type SqlEntitlementStore, storeInTransaction } from './sql-entitlement-store.js';
 import type { StoreStatements } from './store-statements.js';
@@ -144,7 +146,12 @@ export function onceMethods(
           if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
           const target = done.target && { hash, ...done.target };
           const facts = done.facts ?? [];
-          const last = lastStatement(target, deferred, facts);
+          // A subscription's facts' lifecycle records, merged under their subscribers' locks: a
+          // statement of their own, whose locks the last statement's snapshot comes after (that
+          // one derives the subscribers' columns, deferred-writes.ts).
+          const lifecycles = lifecyclesOfFacts(facts);
+          if (lifecycles.length > 0) await tx.query(sql.lifecycles.record, lifecycleArrays(lifecycles));
+          const last = lastStatement(target, deferred, facts, lifecycles);
           // With COMMIT where the executor can (fromPg: one round trip for both); nothing runs after it.
           const answered =
             last === undefined

@@ -1,6 +1,7 @@
-import type { HistoryEntry, MetricEntry, PaymentEnding } from '@dcbkit/core/store';
+import type { HistoryEntry, MetricEntry, PaymentEnding, SubscriptionLifecycle } from '@dcbkit/core/store';
 import type { TableNames } from '../schema/table-names.js';
 import { historyParams } from './history-methods.js';
+import { subscriberArrays } from './lifecycle-methods.js';
 import { factArrays, recordFactsCtes } from './metrics-methods.js';
 import type { StoreStatements } from './store-statements.js';
 
@@ -30,11 +31,12 @@ interface Statement {
  * The parts the last statement is made of: each its SQL, sent as one CTE, but the facts, which are
  * CTEs of their own (recordFactsCtes) and whose new keys the statement answers.
  */
-type PartKind = 'target' | 'history' | 'end' | 'forget' | 'facts';
+type PartKind = 'target' | 'history' | 'end' | 'forget' | 'lifecycles' | 'facts';
 
 /**
  * The event's last statement: the key's target (when the event was applied to an entitlement),
- * then every deferred write and the work's facts, as data-modifying CTEs of one statement. Their
+ * then every deferred write, the derived columns of the subscribers whose lifecycle records the
+ * event merged, and the work's facts, as data-modifying CTEs of one statement. Their
  * tables differ, so no part needs to see another's rows. Undefined when there is nothing to write. The SQL of each
  * shape (which parts, in which order) is made once and kept: the same text every time, so that
  * it is prepared once per connection and never renumbered per event.
@@ -45,6 +47,7 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
     history: sql.history.append,
     end: sql.endPending,
     forget: sql.removePending,
+    lifecycles: sql.lifecycles.derive,
     facts: recordFactsCtes(t),
   };
   const shapes = new Map<string, string>();
@@ -72,6 +75,7 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
     target: { hash: string; accountKey: string; productUid: string } | undefined,
     writes: DeferredWrites,
     facts: readonly MetricEntry[],
+    lifecycles: readonly SubscriptionLifecycle[] = [],
   ): Statement | undefined {
     const kinds: PartKind[] = [];
     const params: unknown[] = [];
@@ -97,6 +101,11 @@ export function deferredStatements(t: TableNames, sql: StoreStatements) {
           ending.subscriberUid ?? null,
         );
       }
+    }
+    // The columns the lifecycle records the event merged (apply-once.ts) make their subscribers'.
+    if (lifecycles.length > 0) {
+      kinds.push('lifecycles');
+      params.push(...subscriberArrays(lifecycles));
     }
     if (facts.length > 0) {
       kinds.push('facts');

@@ -6,6 +6,7 @@ import {
   type EntitlementUpdate,
   type HistoryStore,
   isLiveSubscription,
+  type LifecycleStore,
   type LineStore,
   type MetricsStore,
   type ReconcileStore,
@@ -23,6 +24,7 @@ import {
   NOTHING_HELD,
 } from './held-facts.js';
 import { historyMethods } from './history-methods.js';
+import { lifecycleMethods } from './lifecycle-methods.js';
 import { metricsMethods } from './metrics-methods.js';
 import { reconcileMethods } from './reconcile-methods.js';
 import { type StoreStatements, storeStatements } from './store-statements.js';
@@ -168,6 +170,7 @@ export type SqlEntitlementStore = EntitlementStore &
   Required<Pick<ReconcileStore, 'listDuePage'>> &
   HistoryStore &
   MetricsStore &
+  LifecycleStore &
   LineStore;
 
 /**
@@ -237,5 +240,6 @@ export function sqlEntitlementStore(
     ...reconcileMethods(executor, sql),
     ...historyMethods(executor, sql.history),
     ...metricsMethods(executor, sql.metrics),
+    ...lifecycleMethods(executor, sql.lifecycles),
   };
 }

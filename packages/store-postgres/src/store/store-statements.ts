@@ -2,6 +2,7 @@ import { DEADLINE_PENDING, HEARD_IF_LIVE } from '../schema/due-index-keys.js';
 import type { TableNames } from '../schema/table-names.js';
 import { duePageStatements } from './due-page.js';
 import { historyStatements } from './history-methods.js';
+import { lifecycleStatements } from './lifecycle-methods.js';
 import { metricsStatements } from './metrics-methods.js';
 
 /** The SQL of the store, built once per table names. */
@@ -44,6 +45,7 @@ export function storeStatements(t: TableNames) {
     ...duePageStatements(t),
     history: historyStatements(t),
     metrics: metricsStatements(t),
+    lifecycles: lifecycleStatements(t),
     get: `SELECT data FROM ${t.entitlements} WHERE ${key}`,
     // One row even when the entitlement is missing, and one snapshot for the record, its version
     // and the facts: the optimistic path decides on all three with one round trip.
