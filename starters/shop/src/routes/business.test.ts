@@ -125,10 +125,11 @@ describe('the Business page', () => {
     expect(figures.firstAttemptCollectionRate?.note).toBe(
       'No data: no renewal and no trial’s first charge was due in the period.',
     );
-    // What the store may not tell yet is said as such, whichever store the shop runs on.
-    expect(figures.checkoutConversionRate?.note).toContain(
-      'or this shop’s store does not tell checkouts’ outcomes yet',
-    );
+    // The one checkout the routes started today was paid: every checkout that ended converted.
+    expect(figures.checkoutConversionRate?.value).toBe('100%');
+    // The trial has not ended: no trial of the period to rate yet, and no paid subscription live.
+    expect(figures.trialConversionRate?.value).toBe('—');
+    expect(figures.trialConversionRate?.note).toContain('no trial that started in the period has ended');
     expect(figures.recurringRevenue?.value).toBe('—');
   });
 
