@@ -1,10 +1,10 @@
-import type { MetricsTotals } from '@dcbkit/core';
+import type { MetricsReport } from '@dcbkit/core';
 import type { Sandbox } from '@dcbkit/sandbox';
 import { liveAt, type SandboxSubscription, sandboxSubscriptions } from './sandbox-truth.js';
 
 /** The headline figures the sandbox's own records give: what the kit's `totals` are compared with. */
 export type Figures = Pick<
-  MetricsTotals,
+  MetricsReport['totals'],
   | 'activeSubscribers'
   | 'churnRate'
   | 'firstAttemptCollectionRate'

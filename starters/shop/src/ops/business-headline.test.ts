@@ -1,6 +1,7 @@
 import { formatPrice, type MetricsReport } from '@dcbkit/core';
 
 type MetricsTotals = MetricsReport['totals'];
+
 import { describe, expect, it } from 'vitest';
 import { translator } from '../i18n.js';
 import { headlineFigures } from './business-headline.js';

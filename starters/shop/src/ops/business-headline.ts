@@ -2,6 +2,7 @@ import { formatPrice, type MetricsReport } from '@dcbkit/core';
 
 type MetricsTotals = MetricsReport['totals'];
 type HeadlineFigure = MetricsTotals['activeSubscribers'];
+
 import { directionOf, type Language, type Translate } from '../i18n.js';
 
 /** Which way a figure moved against the previous period; 'none' when either side is unknown. */
