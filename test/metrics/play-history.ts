@@ -153,7 +153,9 @@ class HistoryPlayer {
     const { kit } = this.world;
     // One live subscription per account and product, as the routes keep it: the kit's record of an
     // account's product follows one subscription (a partner's own checkout must keep the rule too).
-    if (via === 'api' && (await this.subscribed(account, OFFER_UIDS[offer]))) return;
+    // The routes keep it by what the kit knows: while the webhook of a first subscription is still
+    // on its way (a chaos delay), they would start a second one; the model never asks them to.
+    if (await this.subscribed(account, OFFER_UIDS[offer])) return;
     const checkoutUrl =
       via === 'routes'
         ? await this.checkoutByRoute(account, offer)
@@ -176,7 +178,7 @@ class HistoryPlayer {
   }
 
   private async refuse(account: string, offer: OfferName, as: Refusal, via: Via) {
-    if (via === 'api' && (await this.subscribed(account, OFFER_UIDS[offer]))) return;
+    if (await this.subscribed(account, OFFER_UIDS[offer])) return;
     const checkoutUrl =
       via === 'routes'
         ? await this.checkoutByRoute(account, offer)
