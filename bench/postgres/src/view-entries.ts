@@ -6,6 +6,7 @@
 import { type DcbKit, defineOffers, type MetricsReport } from '@dcbkit/core';
 import type { TableNames } from '@dcbkit/store-postgres';
 import type pg from 'pg';
+import { fillCheckoutFacts, plantedRefusals } from './bulk-checkout-facts.js';
 import { fillMetricFacts, PLANS, plantedActiveAtYearEnd } from './bulk-metric-facts.js';
 
 export type ViewInterval = MetricsReport['interval'];
@@ -59,6 +60,21 @@ export const VIEWS_AT_SCALE: readonly ViewAtScale[] = [
       if (active !== planted)
         throw new Error(`kit.metrics read ${active} active subscribers, the fill planted ${planted}`);
       return `${active.toLocaleString('en')} active subscribers at the year's end, as planted`;
+    },
+  },
+  {
+    name: 'kit.checkoutFunnel',
+    fill: (pool, tables, subscribers) => fillCheckoutFacts(pool, tables, subscribers),
+    read: async (kit, query) => (await kit.checkoutFunnel(query)).rows.length,
+    check: async (kit, year, subscribers) => {
+      const { rows } = await kit.checkoutFunnel({ ...year, interval: 'month' });
+      const started = rows.reduce((sum, row) => sum + row.started, 0);
+      const refused = rows.reduce((sum, row) => sum + (row.refused['RSK-101'] ?? 0), 0);
+      if (started !== subscribers || refused !== plantedRefusals(subscribers))
+        throw new Error(
+          `kit.checkoutFunnel read ${started} started and ${refused} refused, the fill planted ${subscribers} and ${plantedRefusals(subscribers)}`,
+        );
+      return `${started.toLocaleString('en')} checkouts started and ${refused.toLocaleString('en')} refused (RSK-101), as planted`;
     },
   },
 ];
