@@ -243,6 +243,28 @@ describe('the Business page', () => {
     expect(lines).toHaveLength(1 + shop.billing.kit.offers.list.length);
   });
 
+  it('shows the checkout funnel: two checkouts started today, both succeeded, and its CSV', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html).toContain('<h2 id="view-checkouts-title">Checkout funnel</h2>');
+    // started, succeeded, refused, failed, expired, canceled, pending.
+    expect(cellsOf(html, 'checkoutOutcomes')).toEqual([
+      [expect.any(String), '2', '2', '0', '0', '0', '0', '0'],
+    ]);
+    // No code refused or failed: the codes' table has its buckets and no column of codes.
+    expect(cellsOf(html, 'checkoutCodes')).toEqual([[expect.any(String)]]);
+    const pass = pageText(
+      await operator.get(`/ops/business?from=${today}&to=${today}&interval=day&offer=offer_day_pass`),
+    );
+    expect(cellsOf(pass, 'checkoutOutcomes')[0]?.slice(1, 3)).toEqual(['1', '1']);
+    const csv = await operator.get(`/ops/business/checkouts.csv?from=${today}&to=${today}&interval=day`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'start,offerUid,productUid,started,succeeded,refused,failed,expired,canceled,pending,refusedCodes,failedCodes',
+    );
+    expect(lines).toContain(`${today}T00:00:00.000Z,offer_day_pass,prod_day_pass,1,1,0,0,0,0,0,,`);
+  });
+
   it('answers a bad date with the form and a message, never a failure', async () => {
     const html = pageText(await operator.get('/ops/business?from=2030-02-30&to=2030-03-01'));
     expect(html).toContain('<p class="alert" role="alert">A date could not be read');
