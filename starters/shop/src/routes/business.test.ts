@@ -265,6 +265,25 @@ describe('the Business page', () => {
     expect(lines).toContain(`${today}T00:00:00.000Z,offer_day_pass,prod_day_pass,1,1,0,0,0,0,0,,`);
   });
 
+  it('shows the trial funnel: today’s one trial still running, none for the pass, and its CSV', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html).toContain('<h2 id="view-trials-title">Trial funnel</h2>');
+    // begun, converted, still in trial, canceled, failed to pay.
+    expect(cellsOf(html, 'trialOutcomes')).toEqual([[expect.any(String), '1', '0', '1', '0', '0']]);
+    const pass = pageText(
+      await operator.get(`/ops/business?from=${today}&to=${today}&interval=day&offer=offer_day_pass`),
+    );
+    expect(cellsOf(pass, 'trialOutcomes')).toEqual([[expect.any(String), '0', '0', '0', '0', '0']]);
+    const csv = await operator.get(
+      `/ops/business/trials.csv?from=${today}&to=${today}&interval=day&offer=offer_premium_monthly`,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text.trimEnd().split('\r\n')).toEqual([
+      'start,offerUid,productUid,started,converted,inTrial,canceled,failedToPay',
+      `${today}T00:00:00.000Z,offer_premium_monthly,prod_premium,1,0,1,0,0`,
+    ]);
+  });
+
   it('answers a bad date with the form and a message, never a failure', async () => {
     const html = pageText(await operator.get('/ops/business?from=2030-02-30&to=2030-03-01'));
     expect(html).toContain('<p class="alert" role="alert">A date could not be read');
