@@ -73,7 +73,7 @@ export function bucketLabel(start: string, interval: MetricsReport['interval'], 
 }
 
 /** A currency's minor units (3 for TND), from the platform's currency data as formatPrice uses. */
-function minorUnits(currency: string): number {
+export function minorUnits(currency: string): number {
   return (
     new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
   );

@@ -284,6 +284,22 @@ describe('the Business page', () => {
     ]);
   });
 
+  it('shows the recurring revenue’s movements per currency, today’s bucket marked so far, and its CSV', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html).toContain('<h2 id="view-revenue-title">Recurring revenue movements</h2>');
+    // The trial has not converted: nothing moved yet, in TND, and today is not over.
+    const soFar = 'TND 0.000 (so far)';
+    expect(cellsOf(html, 'revenueMoves')).toEqual([[expect.any(String), soFar, soFar, soFar, soFar]]);
+    expect(cellsOf(html, 'mrr')).toEqual([[expect.any(String), soFar]]);
+    const csv = await operator.get(`/ops/business/revenue.csv?from=${today}&to=${today}&interval=day`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^start,offerUid,productUid,currency,newSubscriptions,newMinorUnits,/);
+    expect(lines).toContain(
+      `${today}T00:00:00.000Z,offer_premium_monthly,prod_premium,TND,0,0,0,0,0,0,0,0,false`,
+    );
+  });
+
   it('answers a bad date with the form and a message, never a failure', async () => {
     const html = pageText(await operator.get('/ops/business?from=2030-02-30&to=2030-03-01'));
     expect(html).toContain('<p class="alert" role="alert">A date could not be read');
