@@ -1,4 +1,5 @@
 import { checkoutFunnelView } from './business-checkout-funnel-view.js';
+import { cohortsView } from './business-cohorts-view.js';
 import { metricsView } from './business-metrics-view.js';
 import { revenueMovementsView } from './business-revenue-view.js';
 import { trialFunnelView } from './business-trial-funnel-view.js';
@@ -10,6 +11,7 @@ export const BUSINESS_VIEWS: readonly BusinessView[] = [
   checkoutFunnelView,
   trialFunnelView,
   revenueMovementsView,
+  cohortsView,
 ];
 
 /** A view by its id, for its CSV route. */

@@ -458,4 +458,51 @@ describe('the Business page’s headline figures, on a small planted history', (
     expect(figures.churnRate?.value).toBe('50%');
     expect(figures.firstAttemptCollectionRate?.value).toBe('100%');
   });
+  /** A table's body rows of one chart: its cells, as text. */
+  const rowsOf = (html: string, chartId: string): string[][] => {
+    const section = html.slice(html.indexOf(`<section class="card chart" id="${chartId}"`));
+    const body = section.slice(section.indexOf('<tbody>'), section.indexOf('</tbody>'));
+    return [...body.matchAll(/<tr>(.*?)<\/tr>/g)].map(([, row]) =>
+      [...(row ?? '').matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map(([, cell]) => cell ?? ''),
+    );
+  };
+
+  /** A CSV's column summed over its lines of one offer: the period may straddle two months. */
+  const csvSum = (csv: string, column: string, offerUid = 'offer_premium_monthly'): number => {
+    const [header = '', ...lines] = csv.trimEnd().split('\r\n');
+    const names = header.split(',');
+    return lines
+      .map((line) => line.split(','))
+      .filter((cells) => cells[names.indexOf('offerUid')] === offerUid)
+      .reduce((sum, cells) => sum + Number(cells[names.indexOf(column)]), 0);
+  };
+
+  it('tells the trials, the recurring revenue and the cohorts of the planted history, page and CSV', async () => {
+    const period = `from=${dayOf(0)}&to=${dayOf(14)}&interval=month`;
+    const html = (await operator.get(`/ops/business?${period}`)).text.replace(/\s+/g, ' ');
+    for (const id of ['trials', 'revenue', 'cohorts']) expect(html).toContain(`id="view-${id}"`);
+    expect(html).toContain('Always by month, whatever the interval chosen above');
+    // Two trials: Léa's converted, Amira's cancelled during it.
+    const trials = (await operator.get(`/ops/business/trials.csv?${period}`)).text;
+    expect(
+      ['started', 'converted', 'inTrial', 'canceled', 'failedToPay'].map((n) => csvSum(trials, n)),
+    ).toEqual([2, 1, 0, 1, 0]);
+    // Léa's conversion: 4.500 TND a month of new recurring revenue, none churned (Amira never paid).
+    const revenue = (await operator.get(`/ops/business/revenue.csv?${period}`)).text;
+    expect(csvSum(revenue, 'newMinorUnits')).toBe(4500);
+    expect(csvSum(revenue, 'churnedMinorUnits')).toBe(0);
+    expect(csvSum(revenue, 'netMinorUnits')).toBe(4500);
+    expect(rowsOf(html, 'mrr').at(-1)?.[1]).toBe('TND 4.500 (so far)');
+    // One cohort of one (Léa), still paying, in a month not over yet: said in words.
+    const cohorts = (await operator.get(`/ops/business/cohorts.csv?${period}`)).text;
+    expect(cohorts.split('\r\n')[0]).toBe('start,offerUid,productUid,size,monthsAfter,end,retained,complete');
+    expect(rowsOf(html, 'cohortSizes').map((row) => row[1])).toContain('1');
+    expect(html).toContain('<td>100% (month not over)</td>');
+    // The pass sells no subscription: no cohort of it.
+    const pass = (await operator.get(`/ops/business?${period}&offer=offer_day_pass`)).text.replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(rowsOf(pass, 'cohortSizes').every((row) => row[1] === '0')).toBe(true);
+  });
 });
