@@ -20,8 +20,10 @@ export interface BusinessChart {
   kind: 'line' | 'bar';
   /** Bars on top of each other: parts of one whole (the causes of churn). */
   stacked: boolean;
-  /** The buckets, in the page's language. */
+  /** The buckets, in the page's language (or a view's own rows: the cohorts). */
   labels: string[];
+  /** The table's first column's heading when its rows are not the form's buckets (the cohorts' months). */
+  rowHeader?: string;
   series: ChartSeries[];
 }
 
@@ -71,7 +73,7 @@ export function bucketLabel(start: string, interval: MetricsReport['interval'], 
 }
 
 /** A currency's minor units (3 for TND), from the platform's currency data as formatPrice uses. */
-function minorUnits(currency: string): number {
+export function minorUnits(currency: string): number {
   return (
     new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
   );

@@ -38,13 +38,26 @@ export function csvCell(value: string | number): string {
 
 /** The rows as CSV (RFC 4180: CRLF line ends), a header line first, one line per row of the report. */
 export function businessCsv(rows: readonly MetricsRow[], offerUid: string): string {
-  const lines = [COLUMNS.map(([name]) => name).join(',')];
+  return rowsAsCsv(COLUMNS, rows, offerUid);
+}
+
+/** Any report's rows of the chosen offers ('' for every one) as CSV, under its columns' names. */
+export function rowsAsCsv<Row extends { readonly offerUid: string }>(
+  columns: ReadonlyArray<readonly [string, (row: Row) => string | number | boolean]>,
+  rows: readonly Row[],
+  offerUid: string,
+): string {
+  const lines = [columns.map(([name]) => name).join(',')];
   for (const row of rows) {
     if (offerUid !== '' && row.offerUid !== offerUid) continue;
-    lines.push(COLUMNS.map(([, value]) => csvCell(value(row))).join(','));
+    lines.push(columns.map(([, value]) => csvCell(cellValue(value(row)))).join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }
+
+/** A flag as the word a spreadsheet reads as one. */
+const cellValue = (value: string | number | boolean): string | number =>
+  typeof value === 'boolean' ? String(value) : value;
 
 /** The download's file name: the view, the period and the interval, so several downloads stay apart. */
 export function businessCsvName(view: string, form: { from: string; to: string; interval: string }): string {

@@ -18,6 +18,10 @@ export interface ShownView {
   title: string;
   charts: BusinessChart[];
   csvHref: string;
+  /** The view's note under its heading, when it has one. */
+  note: string | undefined;
+  /** Why the view has no charts, in words: this shop's store keeps none of its facts. */
+  unavailable: string | undefined;
 }
 
 /** Where this page sits among the pages of the period's buckets, in words, with its neighbours. */
@@ -55,6 +59,24 @@ async function unlessRefused<T>(read: () => Promise<T>): Promise<{ ok: true; val
     return { ok: true, value: await read() };
   } catch (error) {
     if (isDcbError(error, 'invalid_option')) return { ok: false };
+    throw error;
+  }
+}
+
+/** Whether the kit refused for want of a store keeping the view's facts (no metrics, no lifecycles). */
+function notKeptByStore(error: unknown): boolean {
+  return isDcbError(error, 'invalid_option') && error.details.option === 'store';
+}
+
+/**
+ * A view's charts, or undefined when this shop's store keeps none of its facts: the page then
+ * says so in that view's place, and the other views are still drawn.
+ */
+async function unlessNotKept<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (notKeptByStore(error)) return undefined;
     throw error;
   }
 }
@@ -104,18 +126,24 @@ export async function businessPage(
     Promise.all([
       // The figures read the whole period, not the page's buckets: a page is a slice of it.
       readHeadline(kit, { ...query.metrics, offer: form.offer }, words),
-      ...BUSINESS_VIEWS.map((view) => view.charts(kit, viewQuery, words)),
+      ...BUSINESS_VIEWS.map((view) => unlessNotKept(() => view.charts(kit, viewQuery, words))),
     ]),
   );
   if (!read.ok) return { ...page, ...empty, error: t('ops.business.error.refused') };
   const [headline, ...charts] = read.value;
   const csvSearch = businessSearch({ ...form, page: undefined });
-  const views = BUSINESS_VIEWS.map((view, index) => ({
-    id: view.id,
-    title: t(view.titleKey),
-    charts: charts[index] as BusinessChart[],
-    csvHref: `/ops/business/${view.id}.csv?${csvSearch}`,
-  }));
+  const views = BUSINESS_VIEWS.map((view, index): ShownView => {
+    const shownCharts = charts[index] as BusinessChart[] | undefined;
+    return {
+      id: view.id,
+      title: t(view.titleKey),
+      charts: shownCharts ?? [],
+      csvHref: `/ops/business/${view.id}.csv?${csvSearch}`,
+      note: view.noteKey === undefined ? undefined : t(view.noteKey),
+      unavailable:
+        shownCharts === undefined ? t('ops.business.error.notKept', { view: t(view.titleKey) }) : undefined,
+    };
+  });
   const data = { lang: words.lang, rtl: words.dir === 'rtl', charts: views.flatMap((view) => view.charts) };
   return {
     ...page,
@@ -137,7 +165,10 @@ export async function businessCsvDownload(
   const query = businessQueryFrom(fields, kit.now(), kit.offers.list);
   if (!query.ok) return { ok: false, error: words.t(query.error) };
   const { form } = query;
-  const csv = await unlessRefused(() => view.csv(kit, { ...query.metrics, offer: form.offer }));
+  const read = () => view.csv(kit, { ...query.metrics, offer: form.offer });
+  const csv = await unlessRefused(() => unlessNotKept(read));
   if (!csv.ok) return { ok: false, error: words.t('ops.business.error.refused') };
+  if (csv.value === undefined)
+    return { ok: false, error: words.t('ops.business.error.notKept', { view: words.t(view.titleKey) }) };
   return { ok: true, name: businessCsvName(view.id, form), csv: csv.value };
 }

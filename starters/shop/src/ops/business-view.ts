@@ -31,6 +31,8 @@ export interface BusinessView {
   id: string;
   /** The message key of the view's heading (locales/*.json). */
   titleKey: string;
+  /** The message key of a sentence under the heading, when the view needs one (what it counts, how). */
+  noteKey?: string;
   /** The view's charts over the query's buckets, in the page's language. */
   charts(kit: DcbKit, query: BusinessViewQuery, words: BusinessViewWords): Promise<BusinessChart[]>;
   /** The view's rows over the query's buckets as CSV (RFC 4180), with a header line. */

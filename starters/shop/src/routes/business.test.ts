@@ -125,7 +125,7 @@ describe('the Business page', () => {
     expect(figures.firstAttemptCollectionRate?.note).toBe(
       'No data: no renewal and no trial’s first charge was due in the period.',
     );
-    // The one checkout the routes started today was paid: every checkout that ended converted.
+    // Today's checkouts through the routes were paid: every checkout that ended converted.
     expect(figures.checkoutConversionRate?.value).toBe('100%');
     // The trial has not ended: no trial of the period to rate yet, and no paid subscription live.
     expect(figures.trialConversionRate?.value).toBe('—');
@@ -242,6 +242,63 @@ describe('the Business page', () => {
     );
     // Every offer the shop sells has its row, and nothing else.
     expect(lines).toHaveLength(1 + shop.billing.kit.offers.list.length);
+  });
+
+  it('shows the checkout funnel: two checkouts started today, both succeeded, and its CSV', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html).toContain('<h2 id="view-checkouts-title">Checkout funnel</h2>');
+    // started, succeeded, refused, failed, expired, canceled, pending.
+    expect(cellsOf(html, 'checkoutOutcomes')).toEqual([
+      [expect.any(String), '2', '2', '0', '0', '0', '0', '0'],
+    ]);
+    // No code refused or failed: the codes' table has its buckets and no column of codes.
+    expect(cellsOf(html, 'checkoutCodes')).toEqual([[expect.any(String)]]);
+    const pass = pageText(
+      await operator.get(`/ops/business?from=${today}&to=${today}&interval=day&offer=offer_day_pass`),
+    );
+    expect(cellsOf(pass, 'checkoutOutcomes')[0]?.slice(1, 3)).toEqual(['1', '1']);
+    const csv = await operator.get(`/ops/business/checkouts.csv?from=${today}&to=${today}&interval=day`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'start,offerUid,productUid,started,succeeded,refused,failed,expired,canceled,pending,refusedCodes,failedCodes',
+    );
+    expect(lines).toContain(`${today}T00:00:00.000Z,offer_day_pass,prod_day_pass,1,1,0,0,0,0,0,,`);
+  });
+
+  it('shows the trial funnel: today’s one trial still running, none for the pass, and its CSV', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html).toContain('<h2 id="view-trials-title">Trial funnel</h2>');
+    // begun, converted, still in trial, canceled, failed to pay.
+    expect(cellsOf(html, 'trialOutcomes')).toEqual([[expect.any(String), '1', '0', '1', '0', '0']]);
+    const pass = pageText(
+      await operator.get(`/ops/business?from=${today}&to=${today}&interval=day&offer=offer_day_pass`),
+    );
+    expect(cellsOf(pass, 'trialOutcomes')).toEqual([[expect.any(String), '0', '0', '0', '0', '0']]);
+    const csv = await operator.get(
+      `/ops/business/trials.csv?from=${today}&to=${today}&interval=day&offer=offer_premium_monthly`,
+    );
+    expect(csv.status).toBe(200);
+    expect(csv.text.trimEnd().split('\r\n')).toEqual([
+      'start,offerUid,productUid,started,converted,inTrial,canceled,failedToPay',
+      `${today}T00:00:00.000Z,offer_premium_monthly,prod_premium,1,0,1,0,0`,
+    ]);
+  });
+
+  it('shows the recurring revenue’s movements per currency, today’s bucket marked so far, and its CSV', async () => {
+    const html = pageText(await operator.get(`/ops/business?from=${today}&to=${today}&interval=day`));
+    expect(html).toContain('<h2 id="view-revenue-title">Recurring revenue movements</h2>');
+    // The trial has not converted: nothing moved yet, in TND, and today is not over.
+    const soFar = 'TND 0.000 (so far)';
+    expect(cellsOf(html, 'revenueMoves')).toEqual([[expect.any(String), soFar, soFar, soFar, soFar]]);
+    expect(cellsOf(html, 'mrr')).toEqual([[expect.any(String), soFar]]);
+    const csv = await operator.get(`/ops/business/revenue.csv?from=${today}&to=${today}&interval=day`);
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^start,offerUid,productUid,currency,newSubscriptions,newMinorUnits,/);
+    expect(lines).toContain(
+      `${today}T00:00:00.000Z,offer_premium_monthly,prod_premium,TND,0,0,0,0,0,0,0,0,false`,
+    );
   });
 
   it('answers a bad date with the form and a message, never a failure', async () => {
@@ -401,5 +458,52 @@ describe('the Business page’s headline figures, on a small planted history', (
     // Two started, one ended: 50 %.
     expect(figures.churnRate?.value).toBe('50%');
     expect(figures.firstAttemptCollectionRate?.value).toBe('100%');
+  });
+  /** A table's body rows of one chart: its cells, as text. */
+  const rowsOf = (html: string, chartId: string): string[][] => {
+    const section = html.slice(html.indexOf(`<section class="card chart" id="${chartId}"`));
+    const body = section.slice(section.indexOf('<tbody>'), section.indexOf('</tbody>'));
+    return [...body.matchAll(/<tr>(.*?)<\/tr>/g)].map(([, row]) =>
+      [...(row ?? '').matchAll(/<t[hd][^>]*>(.*?)<\/t[hd]>/g)].map(([, cell]) => cell ?? ''),
+    );
+  };
+
+  /** A CSV's column summed over its lines of one offer: the period may straddle two months. */
+  const csvSum = (csv: string, column: string, offerUid = 'offer_premium_monthly'): number => {
+    const [header = '', ...lines] = csv.trimEnd().split('\r\n');
+    const names = header.split(',');
+    return lines
+      .map((line) => line.split(','))
+      .filter((cells) => cells[names.indexOf('offerUid')] === offerUid)
+      .reduce((sum, cells) => sum + Number(cells[names.indexOf(column)]), 0);
+  };
+
+  it('tells the trials, the recurring revenue and the cohorts of the planted history, page and CSV', async () => {
+    const period = `from=${dayOf(0)}&to=${dayOf(14)}&interval=month`;
+    const html = (await operator.get(`/ops/business?${period}`)).text.replace(/\s+/g, ' ');
+    for (const id of ['trials', 'revenue', 'cohorts']) expect(html).toContain(`id="view-${id}"`);
+    expect(html).toContain('Always by month, whatever the interval chosen above');
+    // Two trials: Léa's converted, Amira's cancelled during it.
+    const trials = (await operator.get(`/ops/business/trials.csv?${period}`)).text;
+    expect(
+      ['started', 'converted', 'inTrial', 'canceled', 'failedToPay'].map((n) => csvSum(trials, n)),
+    ).toEqual([2, 1, 0, 1, 0]);
+    // Léa's conversion: 4.500 TND a month of new recurring revenue, none churned (Amira never paid).
+    const revenue = (await operator.get(`/ops/business/revenue.csv?${period}`)).text;
+    expect(csvSum(revenue, 'newMinorUnits')).toBe(4500);
+    expect(csvSum(revenue, 'churnedMinorUnits')).toBe(0);
+    expect(csvSum(revenue, 'netMinorUnits')).toBe(4500);
+    expect(rowsOf(html, 'mrr').at(-1)?.[1]).toBe('TND 4.500 (so far)');
+    // One cohort of one (Léa), still paying, in a month not over yet: said in words.
+    const cohorts = (await operator.get(`/ops/business/cohorts.csv?${period}`)).text;
+    expect(cohorts.split('\r\n')[0]).toBe('start,offerUid,productUid,size,monthsAfter,end,retained,complete');
+    expect(rowsOf(html, 'cohortSizes').map((row) => row[1])).toContain('1');
+    expect(html).toContain('<td>100% (month not over)</td>');
+    // The pass sells no subscription: no cohort of it.
+    const pass = (await operator.get(`/ops/business?${period}&offer=offer_day_pass`)).text.replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(rowsOf(pass, 'cohortSizes').every((row) => row[1] === '0')).toBe(true);
   });
 });
