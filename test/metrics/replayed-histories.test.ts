@@ -217,4 +217,18 @@ describe('histories that once broke the business view', () => {
       ],
     });
   });
+
+  it('a checkout the routes hand back after it ended cannot be abandoned, and counts once', async () => {
+    await expectHistoryHolds({
+      chaos: { seed: 74659, duplicate: 0.5, reorder: 0.2 },
+      linePolicy: 'report',
+      steps: [
+        { do: 'buy', account: 1, offer: 'trial', line: 0, via: 'routes', returnPage: false },
+        { do: 'wait', hours: 168 },
+        { do: 'refuse', account: 0, offer: 'paid', as: 'declined', via: 'routes' },
+        { do: 'refuse', account: 0, offer: 'trial', as: 'abandoned', via: 'routes' },
+        { do: 'renewals', account: 0, pick: 0, fail: 'once' },
+      ],
+    });
+  });
 });

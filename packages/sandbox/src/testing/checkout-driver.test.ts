@@ -76,6 +76,8 @@ describe('createCheckoutDriver', () => {
     const checkout = createCheckoutDriver(sandbox.apiBaseUrl);
     const left = await newPayment('offer_day_pass');
     expect(await checkout.abandon(left.checkoutUrl)).toMatchObject({ status: 'FAILED', method: null });
+    // Ended: nothing left to abandon, said with the driver's typed error.
+    await expect(checkout.abandon(left.checkoutUrl)).rejects.toThrow(SandboxCheckoutError);
     await expect(checkout.readPin(left.paymentUid)).rejects.toThrow(SandboxCheckoutError);
     const before = sandbox.clock.now().getTime();
     await checkout.advanceClock(90);

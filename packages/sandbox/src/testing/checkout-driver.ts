@@ -89,12 +89,22 @@ export function createCheckoutDriver(target: SandboxTarget, options: CheckoutDri
       return failCheckout(walk, checkoutUrl, failOptions);
     },
 
-    /** The subscriber cancels on the checkout's first page: FAILED, with payment.failed. */
+    /**
+     * The subscriber cancels on the checkout's first page: FAILED, with payment.failed. Throws
+     * SandboxCheckoutError when the payment is no longer open there (it ended: nothing to cancel).
+     */
     async abandon(checkoutUrl: string): Promise<CheckoutOutcome> {
       const paymentUid = paymentUidOf(checkoutUrl);
       const browser = browserFor(walk, checkoutUrl);
-      const page = await browser.submit(await browser.open(checkoutUrl), '/abandon');
-      return outcomeOf(walk, paymentUid, page, null, null);
+      const first = await browser.open(checkoutUrl);
+      if (!first.forms.some((form) => form.action.endsWith('/abandon'))) {
+        throw new SandboxCheckoutError(
+          `Payment ${paymentUid} is not open on its checkout: nothing to abandon.`,
+          undefined,
+          first,
+        );
+      }
+      return outcomeOf(walk, paymentUid, await browser.submit(first, '/abandon'), null, null);
     },
 
     readPin: control.readPin,
