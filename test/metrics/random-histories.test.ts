@@ -12,7 +12,7 @@ import { checkHistories, failureReport } from './history-check.js';
 import { STORES_UNDER_TEST, type StoreSource } from './stores-under-test.js';
 
 /** Histories per store in `pnpm test`: the memory store runs most, the SQL stores prove the same numbers. */
-const RUNS = { memoryStore: 24, pgliteStore: 6, postgresStore: 6 } as const;
+const RUNS = { memoryStore: 16, pgliteStore: 6, postgresStore: 6 } as const;
 const runsOverride = Number(process.env.HISTORY_RUNS ?? '') || undefined;
 const seed = Number(process.env.HISTORY_SEED ?? '') || 49;
 

@@ -20,9 +20,10 @@ export interface RawBodySource {
 // Before answering 413, read (and drop) what the sender is still writing, up to this much and
 // this long: a sender that is still writing when the socket closes (Connection: close) gets
 // EPIPE or a reset instead of the 413. Past either bound, or once the sender pauses, the answer
-// goes out anyway.
+// goes out anyway. A pause is a second: a sender on a busy host (or a busy event loop here) stalls
+// for a few hundred milliseconds between pieces, and 250 ms cut such senders off with a reset.
 const DRAIN_MS = 5_000;
-const DRAIN_IDLE_MS = 250;
+const DRAIN_IDLE_MS = 1_000;
 const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
