@@ -1,6 +1,7 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import { bucketIndexOf, bucketsOf, nextBucketStart } from './buckets.js';
 import type { CohortCount } from './lifecycle-counts.js';
+import { type OfferSeries, offerSeriesId, offerSeriesOf } from './offer-series.js';
 
 /** One month's end of a cohort: how many of its subscribers held a live paid subscription then. */
 export interface CohortCell {
@@ -38,10 +39,7 @@ export interface CohortsReport {
   readonly rows: CohortRow[];
 }
 
-interface Series {
-  readonly offerUid: string;
-  readonly productUid: string;
-}
+type Series = OfferSeries;
 
 /**
  * Subscription retention by monthly cohort, from the store's cohort counts (cohortCountsOf). A
@@ -72,8 +70,8 @@ export function cohortsReport(
     const index = bucketIndexOf(count.cohortMonth, buckets);
     if (index < 0) continue;
     const series = { offerUid: count.offerUid, productUid: count.productUid };
-    found.set(seriesId(series), series);
-    const id = `${index}\n${seriesId(series)}`;
+    found.set(offerSeriesId(series), series);
+    const id = `${index}\n${offerSeriesId(series)}`;
     const cohort = cohorts.get(id) ?? { size: 0, retained: [] };
     cohort.size += count.firsts;
     for (let k = index; k < months.length; k++) {
@@ -85,10 +83,10 @@ export function cohortsReport(
     cohorts.set(id, cohort);
   }
   const rows: CohortRow[] = [];
-  const series = seriesOf(offers, found);
+  const series = offerSeriesOf(offers, found, (offer) => offer.type === 'SUBSCRIPTION');
   for (const [index, start] of buckets.starts.entries()) {
     for (const one of series) {
-      const cohort = cohorts.get(`${index}\n${seriesId(one)}`);
+      const cohort = cohorts.get(`${index}\n${offerSeriesId(one)}`);
       const retained: CohortCell[] = [];
       for (let k = index; k < ends.length; k++) {
         const end = ends[k] as number;
@@ -109,19 +107,3 @@ export function cohortsReport(
     rows,
   };
 }
-
-/** The partner's subscription offers in their order, then any other offer the records name. */
-function seriesOf(offers: Iterable<OfferDefinition>, found: ReadonlyMap<string, Series>): Series[] {
-  const series = new Map<string, Series>();
-  for (const offer of offers) {
-    if (offer.type !== 'SUBSCRIPTION') continue;
-    const one = { offerUid: offer.offerUid, productUid: offer.productUid };
-    series.set(seriesId(one), one);
-  }
-  const others = [...found.values()]
-    .filter((one) => !series.has(seriesId(one)))
-    .sort((a, b) => (seriesId(a) < seriesId(b) ? -1 : 1));
-  return [...series.values(), ...others];
-}
-
-const seriesId = (series: Series) => `${series.offerUid}\n${series.productUid}`;

@@ -1,6 +1,7 @@
 import type { OfferDefinition } from '../schemas/offer.js';
 import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
 import type { TrialOutcome, TrialOutcomeDay } from './lifecycle-counts.js';
+import { type OfferSeries, offerSeriesId, offerSeriesOf } from './offer-series.js';
 
 /** The free trials that began in one bucket for one offer, and what became of each so far. */
 export interface TrialFunnelRow {
@@ -30,10 +31,7 @@ export interface TrialFunnelReport {
   readonly rows: TrialFunnelRow[];
 }
 
-interface Series {
-  readonly offerUid: string;
-  readonly productUid: string;
-}
+type Series = OfferSeries;
 
 /**
  * The trial funnel, per bucket of the trials' start and offer, from the store's outcomes
@@ -52,17 +50,21 @@ export function trialFunnelReport(
     const index = bucketIndexOf(day.day, buckets);
     if (index < 0) continue;
     const series = { offerUid: day.offerUid, productUid: day.productUid };
-    found.set(seriesId(series), series);
-    const id = `${index}\n${seriesId(series)}`;
+    found.set(offerSeriesId(series), series);
+    const id = `${index}\n${offerSeriesId(series)}`;
     const count = counts.get(id) ?? { converted: 0, inTrial: 0, canceled: 0, failedToPay: 0 };
     count[day.outcome] += day.trials;
     counts.set(id, count);
   }
   const rows: TrialFunnelRow[] = [];
-  const series = seriesOf(offers, found);
+  const series = offerSeriesOf(
+    offers,
+    found,
+    (offer) => offer.type === 'SUBSCRIPTION' && offer.trialDays > 0,
+  );
   for (const [index, start] of buckets.starts.entries()) {
     for (const one of series) {
-      const count = counts.get(`${index}\n${seriesId(one)}`) ?? {
+      const count = counts.get(`${index}\n${offerSeriesId(one)}`) ?? {
         converted: 0,
         inTrial: 0,
         canceled: 0,
@@ -80,19 +82,3 @@ export function trialFunnelReport(
     rows,
   };
 }
-
-/** The partner's offers with a free trial, in their order, then any other offer the records name. */
-function seriesOf(offers: Iterable<OfferDefinition>, found: ReadonlyMap<string, Series>): Series[] {
-  const series = new Map<string, Series>();
-  for (const offer of offers) {
-    if (offer.type !== 'SUBSCRIPTION' || !(offer.trialDays > 0)) continue;
-    const one = { offerUid: offer.offerUid, productUid: offer.productUid };
-    series.set(seriesId(one), one);
-  }
-  const others = [...found.values()]
-    .filter((one) => !series.has(seriesId(one)))
-    .sort((a, b) => (seriesId(a) < seriesId(b) ? -1 : 1));
-  return [...series.values(), ...others];
-}
-
-const seriesId = (series: Series) => `${series.offerUid}\n${series.productUid}`;
