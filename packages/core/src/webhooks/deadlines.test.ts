@@ -25,13 +25,16 @@ describe('createDeadlines: the clock it measures on', () => {
   afterEach(() => vi.useRealTimers());
 
   it('is the monotonic one: the wall clock stepping hours ahead does not time out a delivery in flight', async () => {
-    // bench/soak moves Date by hours at a time, as an NTP step of the system time would.
-    const withDeadline = createDeadlines(100);
+    // bench/soak moves Date by hours at a time, as an NTP step of the system time would. The
+    // deadline is far (10 s) and the work outlives one sweep (every 1 s here), so a sweep reading
+    // the wall clock would time it out, and a busy host cannot.
+    const withDeadline = createDeadlines(10_000);
     vi.useFakeTimers({ toFake: ['Date'] });
-    const inFlight = withDeadline(
-      () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 60)),
-    );
+    let finish: (value: string) => void = () => {};
+    const inFlight = withDeadline(() => new Promise<string>((resolve) => (finish = resolve)));
     vi.setSystemTime(Date.now() + 5 * 3_600_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    finish('done');
     await expect(inFlight).resolves.toBe('done');
   });
 });
