@@ -1,9 +1,10 @@
 import type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
+import { ruleFor } from './event-meaning.js';
 import { type EntitlementFacts, type KnownFacts, NO_KNOWN_FACTS } from './facts.js';
 import { claimWins, heldClaim, isSameInstantTie, readName, type StatusClaim } from './status-claim.js';
-import { ruleFor, type StatusChange, unitOrderIdOf } from './status-rules.js';
+import { type StatusChange, unitOrderIdOf } from './status-rules.js';
 import { later } from './times.js';
 
 export interface DecideOptions {

@@ -1,5 +1,5 @@
 import type { Entitlement, EntitlementStatus } from '../schemas/entitlement.js';
-import { precedenceOf } from './event-table.js';
+import { precedenceOf } from './event-meaning.js';
 import { compareTimes } from './times.js';
 
 /**

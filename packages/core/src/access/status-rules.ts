@@ -1,11 +1,11 @@
 import type { EntitlementStatus } from '../schemas/entitlement.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
-import { trialRunsAt } from './subscription-status.js';
-import { addDays } from './times.js';
+import { addDays, trialRunsAt } from './times.js';
 
-// The event table as code: what each event does to a subscription's status, one small rule per
-// outcome. decide.ts orders the events and writes the winner into the record.
+// What each event does to a subscription's status, one small rule per outcome. The table of
+// event-meaning.ts says which rule an event name runs; decide.ts orders the events and writes the
+// winner into the record.
 
 /**
  * What a rule does: the status fields, which the latest event sets whole, and optionally a trial
@@ -19,32 +19,6 @@ export interface StatusChange {
   unitOrderId?: string;
 }
 
-/** The rules table: one case per event name, undefined for the events that change no access. */
-export function ruleFor(event: WebhookEvent, offer: OfferDefinition): StatusChange | undefined {
-  switch (event.event) {
-    case 'payment.succeeded':
-      return purchased(event, offer);
-    case 'entitlement.granted':
-      return grantedOrReactivated(event);
-    case 'subscription.trial_started':
-      return trialing(event, offer);
-    case 'entitlement.updated':
-      return entersGrace(event) ? inGrace(event, offer) : renewed();
-    case 'subscription.updated':
-      return schedulesCancellation(event) ? preCanceled(event) : cancellationWithdrawn(event);
-    case 'entitlement.revoked':
-    case 'subscription.suspended':
-    case 'subscription.canceled':
-    case 'subscription.expired':
-    case 'subscription.failed':
-      return revoked();
-    default:
-      // payment.failed, subscription.trial_will_end and names dcbkit does not know.
-      return undefined;
-  }
-}
-
-/** SUBSCRIPTION grants (trialing when the offer has trial days), CONSUMABLE adds a unit, NON_CONSUMABLE unlocks for good. */
 /**
  * The order a CONSUMABLE purchase's unit is counted by (undefined for any other event): one unit
  * per order, so a redelivery, or the read-side grant of the same payment, adds nothing.
@@ -55,7 +29,8 @@ export function unitOrderIdOf(event: WebhookEvent, offer: OfferDefinition): stri
     : undefined;
 }
 
-function purchased(event: WebhookEvent, offer: OfferDefinition): StatusChange {
+/** payment.succeeded: SUBSCRIPTION grants (trialing when the offer has trial days), CONSUMABLE adds a unit, NON_CONSUMABLE unlocks for good. */
+export function purchased(event: WebhookEvent, offer: OfferDefinition): StatusChange {
   switch (offer.type) {
     case 'SUBSCRIPTION': {
       const trial =
@@ -78,11 +53,12 @@ function active(): StatusChange {
 }
 
 /** entitlement.granted: first payment, reactivation or a paid trial conversion. */
-function grantedOrReactivated(event: WebhookEvent): StatusChange {
+export function grantedOrReactivated(event: WebhookEvent): StatusChange {
   return event.subscriptionStatus === 'TRIALING' ? TRIALING : active();
 }
 
-function trialing(event: WebhookEvent, offer: OfferDefinition): StatusChange {
+/** subscription.trial_started, or a first payment that began a trial: trialing until the trial's end. */
+export function trialing(event: WebhookEvent, offer: OfferDefinition): StatusChange {
   const computed = offer.trialDays > 0 ? addDays(event.occurredAt, offer.trialDays) : null;
   return {
     status: 'TRIALING',
@@ -92,7 +68,11 @@ function trialing(event: WebhookEvent, offer: OfferDefinition): StatusChange {
   };
 }
 
-/** entitlement.updated is either a collected renewal or the start of grace. */
+/** entitlement.updated: either a collected renewal or the start of grace. */
+export function chargedOrInGrace(event: WebhookEvent, offer: OfferDefinition): StatusChange {
+  return entersGrace(event) ? inGrace(event, offer) : renewed();
+}
+
 function entersGrace(event: WebhookEvent): boolean {
   if (event.subscriptionStatus !== undefined) return event.subscriptionStatus === 'IN_GRACE';
   return (event.periodOutstanding?.amount ?? 0) > 0;
@@ -109,7 +89,11 @@ function inGrace(event: WebhookEvent, offer: OfferDefinition): StatusChange {
   return { status: 'IN_GRACE', cancelAt: null, graceEndsAt };
 }
 
-/** subscription.updated either schedules a cancellation at period end or withdraws it. */
+/** subscription.updated: either schedules a cancellation at period end or withdraws it. */
+export function cancellationTermsChanged(event: WebhookEvent): StatusChange {
+  return schedulesCancellation(event) ? preCanceled(event) : cancellationWithdrawn(event);
+}
+
 function schedulesCancellation(event: WebhookEvent): boolean {
   if (event.subscriptionStatus !== undefined) return event.subscriptionStatus === 'PRE_CANCELED';
   return typeof event.cancelAt === 'string';
@@ -137,6 +121,7 @@ function cancellationWithdrawn(event: WebhookEvent): StatusChange {
   return trial ? TRIALING : active();
 }
 
-function revoked(): StatusChange {
+/** An ending: access ends, whatever the event's cause. */
+export function revoked(): StatusChange {
   return REVOKED;
 }

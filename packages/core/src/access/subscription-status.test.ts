@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entitlementStatusOfSubscription, trialRunsAt } from './subscription-status.js';
+import { entitlementStatusOfSubscription } from './subscription-status.js';
+import { trialRunsAt } from './times.js';
 
 const now = '2030-01-03T00:00:00.000Z';
 const ahead = '2030-01-08T00:00:00.000Z';

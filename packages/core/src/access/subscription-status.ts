@@ -1,29 +1,11 @@
 import type { EntitlementStatus } from '../schemas/entitlement.js';
 import type { Subscription, SubscriptionStatus } from '../schemas/subscription.js';
-import { compareTimes } from './times.js';
+import { STATUS_MEANINGS } from './event-meaning.js';
+import { trialRunsAt } from './times.js';
 
-/** The entitlement status a subscription in this status gives: the ended ones are all REVOKED. */
-const ENTITLEMENT_STATUS_OF: Record<SubscriptionStatus, EntitlementStatus> = {
-  TRIALING: 'TRIALING',
-  ACTIVE: 'ACTIVE',
-  PRE_CANCELED: 'PRE_CANCELED',
-  IN_GRACE: 'IN_GRACE',
-  SUSPENDED: 'REVOKED',
-  CANCELED: 'REVOKED',
-  EXPIRED: 'REVOKED',
-};
-
+/** The entitlement status a subscription in this status gives (event-meaning.ts): the ended ones are all REVOKED. */
 export function entitlementStatusOf(status: SubscriptionStatus): EntitlementStatus {
-  return ENTITLEMENT_STATUS_OF[status];
-}
-
-/**
- * True when a free trial still runs at `at`: its end is still ahead. A subscription said ACTIVE
- * with such a trial end is the trial resumed: the spec's resume row gives ACTIVE, yet a trial "is
- * TRIALING until trialEndsAt" with nothing charged, and ACTIVE means "paid and running".
- */
-export function trialRunsAt(trialEndsAt: string | null | undefined, at: string): boolean {
-  return typeof trialEndsAt === 'string' && compareTimes(trialEndsAt, at) > 0;
+  return STATUS_MEANINGS[status].entitlement;
 }
 
 /**

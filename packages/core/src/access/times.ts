@@ -32,3 +32,12 @@ const DAY_MS = 86_400_000;
 export function addDays(timestamp: string, days: number): string {
   return new Date(Date.parse(timestamp) + days * DAY_MS).toISOString();
 }
+
+/**
+ * True when a free trial still runs at `at`: its end is still ahead. A subscription said ACTIVE
+ * with such a trial end is the trial resumed: the spec's resume row gives ACTIVE, yet a trial "is
+ * TRIALING until trialEndsAt" with nothing charged, and ACTIVE means "paid and running".
+ */
+export function trialRunsAt(trialEndsAt: string | null | undefined, at: string): boolean {
+  return typeof trialEndsAt === 'string' && compareTimes(trialEndsAt, at) > 0;
+}

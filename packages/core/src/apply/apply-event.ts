@@ -1,5 +1,5 @@
 import { decide, factsOf, tiesWithHeld } from '../access/decide.js';
-import { accessEffectOf } from '../access/event-table.js';
+import { accessEffectOf } from '../access/event-meaning.js';
 import { entitlementStatusOfSubscription } from '../access/subscription-status.js';
 import type { Offers } from '../offers/define-offers.js';
 import type { Entitlement, EntitlementKey, EntitlementStatus } from '../schemas/entitlement.js';

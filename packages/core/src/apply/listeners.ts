@@ -1,4 +1,4 @@
-import { accessEffectOf } from '../access/event-table.js';
+import { accessEffectOf } from '../access/event-meaning.js';
 import { hasAccess } from '../access/has-access.js';
 import { isLastApplied } from '../access/times.js';
 import type { Entitlement } from '../schemas/entitlement.js';

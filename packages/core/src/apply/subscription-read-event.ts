@@ -1,16 +1,6 @@
-import type { Subscription, SubscriptionStatus } from '../schemas/subscription.js';
-import type { WebhookEvent, WebhookEventName } from '../schemas/webhook-event.js';
-
-/** The event the service sends when a subscription reaches this status. */
-const EVENT_FOR_STATUS: Record<SubscriptionStatus, WebhookEventName> = {
-  TRIALING: 'subscription.updated',
-  ACTIVE: 'subscription.updated',
-  PRE_CANCELED: 'subscription.updated',
-  IN_GRACE: 'entitlement.updated',
-  SUSPENDED: 'subscription.suspended',
-  CANCELED: 'subscription.canceled',
-  EXPIRED: 'subscription.expired',
-};
+import { STATUS_MEANINGS } from '../access/event-meaning.js';
+import type { Subscription } from '../schemas/subscription.js';
+import type { WebhookEvent } from '../schemas/webhook-event.js';
 
 /**
  * A subscription read as the event the service sends for its status, stamped `observedAt`: the
@@ -19,7 +9,7 @@ const EVENT_FOR_STATUS: Record<SubscriptionStatus, WebhookEventName> = {
  */
 export function subscriptionReadEvent(subscription: Subscription, observedAt: Date): WebhookEvent {
   return {
-    event: EVENT_FOR_STATUS[subscription.status],
+    event: STATUS_MEANINGS[subscription.status].readAs,
     occurredAt: observedAt.toISOString(),
     productUid: subscription.productUid,
     offerUid: subscription.offerUid,

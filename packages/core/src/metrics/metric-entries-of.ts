@@ -1,8 +1,8 @@
+import { businessFactOf, eventFactOf } from '../access/event-meaning.js';
 import { addBillingPeriod } from '../offers/add-billing-period.js';
 import type { Entitlement } from '../schemas/entitlement.js';
 import type { OfferDefinition } from '../schemas/offer.js';
 import type { Money } from '../schemas/primitives.js';
-import type { SubscriptionStatus } from '../schemas/subscription.js';
 import type { WebhookEvent } from '../schemas/webhook-event.js';
 import type { LiveChange, MetricEntry, MetricKind } from './metric-entry.js';
 import type { MetricSighting } from './metric-sighting.js';
@@ -22,26 +22,12 @@ export function metricEntriesOf(sighting: MetricSighting): MetricEntry[] {
   if (offer.type === 'SUBSCRIPTION') return subscriptionEntries(sighting);
   const purchased =
     event.paymentUid !== undefined &&
-    (event.event === 'payment.succeeded' || (sighting.source === 'read' && event.status === 'SUCCEEDED'));
+    (eventFactOf(event.event).tells === 'purchase' ||
+      (sighting.source === 'read' && event.status === 'SUCCEEDED'));
   if (!purchased) return [];
   const kind: MetricKind = offer.type === 'CONSUMABLE' ? 'unit_sold' : 'unlock_sold';
   return [entry(sighting, `purchase:${event.paymentUid}`, kind, event.occurredAt, offer.price, 0)];
 }
-
-const ENDED_STATUSES: Partial<Record<SubscriptionStatus, MetricKind>> = {
-  CANCELED: 'churn_canceled',
-  EXPIRED: 'churn_expired',
-  SUSPENDED: 'churn_suspended',
-};
-
-const ENDING_EVENTS: Readonly<Record<string, MetricKind>> = {
-  'subscription.canceled': 'churn_canceled',
-  'subscription.expired': 'churn_expired',
-  'subscription.suspended': 'churn_suspended',
-  // A trial whose first charge never came: ended for want of payment.
-  'subscription.failed': 'churn_suspended',
-  'entitlement.revoked': 'churn_revoked',
-};
 
 /** A subscription's facts, each naming the subscription, its account and monthly value for the lifecycle records. */
 function subscriptionEntries(seen: MetricSighting): MetricEntry[] {
@@ -63,44 +49,26 @@ function subscriptionFacts(seen: MetricSighting, subscriptionUid: string | undef
   // The record of the account's product may hold another subscription (the one a returning
   // subscriber had before): what it says is not this one's past, which is then unknown.
   const sighting = seen.held?.subscriptionUid === subscriptionUid ? seen : { ...seen, held: undefined };
-  const { event } = sighting;
-  // A payment read alone proves no period: the subscription's read, or its webhooks, tell it.
-  if (subscriptionUid === undefined || (sighting.source === 'read' && event.event === 'payment.succeeded')) {
-    return [];
+  if (subscriptionUid === undefined) return [];
+  const { event, offer } = sighting;
+  const fact = businessFactOf(event, sighting.source, sighting.held?.currentPeriodEnd);
+  switch (fact.tells) {
+    case 'end':
+      return churnEntries(sighting, subscriptionUid, `churn_${fact.ending}`);
+    case 'trial': {
+      const at = readStartOf(sighting, event.trialEndsAt ?? event.currentPeriodEnd, trialPeriod(offer));
+      return [periodEntry(sighting, subscriptionUid, 'trial_started', zero(offer.price), 1, at)];
+    }
+    case 'grace':
+      return graceEntries(sighting, subscriptionUid);
+    case 'purchase':
+      return [periodEntry(sighting, subscriptionUid, 'new_subscription', offer.price, 1)];
+    case 'charge':
+      return collectedPeriodEntries(sighting, subscriptionUid);
+    case 'renewal':
+    case 'nothing':
+      return [];
   }
-  const status = event.subscriptionStatus;
-  const ending = (status && ENDED_STATUSES[status]) ?? ENDING_EVENTS[event.event];
-  if (ending !== undefined) return churnEntries(sighting, subscriptionUid, ending);
-  if (startsTrial(sighting)) {
-    const at = readStartOf(
-      sighting,
-      event.trialEndsAt ?? event.currentPeriodEnd,
-      trialPeriod(sighting.offer),
-    );
-    return [periodEntry(sighting, subscriptionUid, 'trial_started', zero(sighting.offer.price), 1, at)];
-  }
-  if (status === 'IN_GRACE' || opensGrace(event)) return graceEntries(sighting, subscriptionUid);
-  if (event.event === 'payment.succeeded') {
-    return [periodEntry(sighting, subscriptionUid, 'new_subscription', sighting.offer.price, 1)];
-  }
-  return collectedPeriodEntries(sighting, subscriptionUid);
-}
-
-function startsTrial({ event, source, held }: MetricSighting): boolean {
-  if (event.event === 'subscription.trial_started') return true;
-  const trialing = event.subscriptionStatus === 'TRIALING';
-  if (event.event === 'payment.succeeded') return trialing || (event.trialEndsAt != null && !event.orderId);
-  return source === 'read' && trialing && held?.currentPeriodEnd == null;
-}
-
-/** entitlement.updated telling that nothing was collected and the period's price is outstanding. */
-function opensGrace(event: WebhookEvent): boolean {
-  return (
-    event.event === 'entitlement.updated' &&
-    event.orderId === undefined &&
-    (event.periodOutstanding?.amount ?? 0) > 0 &&
-    (event.amountCollected?.amount ?? 0) === 0
-  );
 }
 
 /**
@@ -112,13 +80,10 @@ function collectedPeriodEntries(sighting: MetricSighting, subscriptionUid: strin
   const { event, held, source, offer } = sighting;
   const periodEnd = event.currentPeriodEnd;
   const collected = event.amountCollected !== undefined && event.amountCollected.amount > 0;
+  // An event tells its charge itself (businessFactOf); a read, by a period end later than the one held.
   const charged =
-    source === 'event'
-      ? (event.event === 'entitlement.granted' || event.event === 'entitlement.updated') &&
-        (event.orderId !== undefined || collected)
-      : (event.subscriptionStatus === 'ACTIVE' || event.subscriptionStatus === 'PRE_CANCELED') &&
-        periodEnd !== undefined &&
-        (held?.currentPeriodEnd == null || periodEnd > held.currentPeriodEnd);
+    source === 'event' ||
+    (periodEnd !== undefined && (held?.currentPeriodEnd == null || periodEnd > held.currentPeriodEnd));
   if (!charged) return [];
   const amount = collected && event.amountCollected ? event.amountCollected : offer.price;
   // An offer without a trial has no conversion, whatever trial the account's record remembers.

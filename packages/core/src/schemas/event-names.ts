@@ -1,4 +1,4 @@
-/** Every event name of the spec's Events table. What each does to access is in access/event-table.ts. */
+/** Every event name of the spec's Events table. What each does to access is in access/event-meaning.ts. */
 export const WEBHOOK_EVENT_NAMES = [
   'payment.succeeded',
   'payment.failed',

@@ -8,13 +8,6 @@ export { SUBSCRIPTION_STATUSES };
 export const subscriptionStatusSchema = /* @__PURE__ */ (() => z.enum(SUBSCRIPTION_STATUSES))();
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusSchema>;
 
-/** Statuses in which the spec says access has ended. */
-export const ENDED_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = [
-  'SUSPENDED',
-  'CANCELED',
-  'EXPIRED',
-];
-
 export const subscriptionSchema = /* @__PURE__ */ (() =>
   z.object({
     subscriptionUid: z.string().min(1),
