@@ -1,29 +1,28 @@
 import { type Counter, createNoopMeter, metrics } from '@opentelemetry/api';
-import type { MetricEntry, MetricKind } from './metric-entry.js';
+import { CHECKOUT_KINDS, type MetricEntry, type MetricKind } from './metric-entry.js';
+import { METRICS_MEASURES, type MeasureCounter } from './metrics-measures.js';
 
 const METER_NAME = '@dcbkit/core';
 
-/** The counter and attributes each kind of fact adds to; kinds the counters do not show are absent. */
-const COUNTED: Partial<Record<MetricKind, { counter: CounterName; attributes: Record<string, string> }>> = {
-  renewal_collected: { counter: 'renewals', attributes: { 'dcbkit.result': 'collected' } },
-  trial_converted: { counter: 'renewals', attributes: { 'dcbkit.result': 'trial_converted' } },
-  renewal_failed: { counter: 'renewals', attributes: { 'dcbkit.result': 'failed' } },
-  grace_recovered: { counter: 'renewals', attributes: { 'dcbkit.result': 'grace_recovered' } },
-  unit_sold: { counter: 'units', attributes: { 'dcbkit.movement': 'sold' } },
-  unit_spent: { counter: 'units', attributes: { 'dcbkit.movement': 'spent' } },
-  churn_canceled: { counter: 'revocations', attributes: { 'dcbkit.cause': 'canceled' } },
-  churn_expired: { counter: 'revocations', attributes: { 'dcbkit.cause': 'expired' } },
-  churn_suspended: { counter: 'revocations', attributes: { 'dcbkit.cause': 'suspended' } },
-  churn_revoked: { counter: 'revocations', attributes: { 'dcbkit.cause': 'revoked' } },
-  checkout_started: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'started' } },
-  checkout_succeeded: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'succeeded' } },
-  checkout_refused: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'refused' } },
-  checkout_failed: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'failed' } },
-  checkout_expired: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'expired' } },
-  checkout_canceled: { counter: 'checkouts', attributes: { 'dcbkit.outcome': 'canceled' } },
-};
+type CounterName = MeasureCounter['counter'] | 'dcbkit.checkouts';
 
-type CounterName = 'renewals' | 'units' | 'revocations' | 'checkouts';
+/** A checkout's start and each of its endings, on the funnel's counter. */
+const CHECKOUT_COUNTED = Object.fromEntries(
+  CHECKOUT_KINDS.map((kind) => [
+    kind,
+    { counter: 'dcbkit.checkouts', attributes: { 'dcbkit.outcome': kind.slice('checkout_'.length) } },
+  ]),
+);
+
+/** The counter and attributes each kind of fact adds to (METRICS_MEASURES', the funnel's); kinds the counters do not show are absent. */
+const COUNTED: Partial<
+  Record<MetricKind, { counter: CounterName; attributes: Readonly<Record<string, string>> }>
+> = {
+  ...Object.fromEntries(
+    METRICS_MEASURES.flatMap(({ counts, counter }) => (counter === undefined ? [] : [[counts, counter]])),
+  ),
+  ...CHECKOUT_COUNTED,
+};
 
 /**
  * The business as OpenTelemetry counters, through `@opentelemetry/api` (a no-op until the app
@@ -49,15 +48,15 @@ export function createBusinessCounters(): BusinessCounters {
   // The API's no-op meter when no SDK is registered: nothing to count, nothing to build per event.
   if (meter === createNoopMeter()) return NO_COUNTERS;
   const counters: Record<CounterName, Counter> = {
-    renewals: meter.createCounter('dcbkit.renewals', {
+    'dcbkit.renewals': meter.createCounter('dcbkit.renewals', {
       description:
         'Subscription charges the operator collected or failed, trial conversions and recoveries from grace',
     }),
-    units: meter.createCounter('dcbkit.units', { description: 'CONSUMABLE units sold and spent' }),
-    revocations: meter.createCounter('dcbkit.subscriptions.ended', {
+    'dcbkit.units': meter.createCounter('dcbkit.units', { description: 'CONSUMABLE units sold and spent' }),
+    'dcbkit.subscriptions.ended': meter.createCounter('dcbkit.subscriptions.ended', {
       description: 'Subscriptions that ended, by cause',
     }),
-    checkouts: meter.createCounter('dcbkit.checkouts', {
+    'dcbkit.checkouts': meter.createCounter('dcbkit.checkouts', {
       description:
         'Checkouts the partner routes started, and how each ended (the checkout funnel), with the service code of a refusal or failure',
     }),

@@ -41,6 +41,13 @@ export const METRIC_KINDS = [
 
 export type MetricKind = (typeof METRIC_KINDS)[number];
 
+/** The checkout funnel's kinds: `kit.checkoutFunnel` counts them, `kit.metrics` leaves them out. */
+export type CheckoutKind = Extract<MetricKind, `checkout_${string}`>;
+
+export const CHECKOUT_KINDS: readonly CheckoutKind[] = /* @__PURE__ */ METRIC_KINDS.filter(
+  (kind): kind is CheckoutKind => kind.startsWith('checkout_'),
+);
+
 /** How a fact moves the number of live subscribers of its offer. */
 export type LiveChange = -1 | 0 | 1;
 

@@ -3,7 +3,7 @@ import { bucketIndexOf, bucketsOf, type MetricsInterval } from './buckets.js';
 import { isCheckoutKind } from './checkout-funnel.js';
 import type { MetricsTotals } from './headline-figures.js';
 import type { MetricDay, MetricDays } from './metric-day.js';
-import type { MetricKind } from './metric-entry.js';
+import { METRICS_MEASURES, type ReportKind } from './metrics-measures.js';
 import type { MetricsRow } from './metrics-row.js';
 
 export type { MetricsRow } from './metrics-row.js';
@@ -20,9 +20,6 @@ export interface MetricsReport {
   readonly totals: MetricsTotals;
 }
 
-/** The kinds this report counts: the checkout funnel's are `checkoutFunnel`'s. */
-type ReportKind = Exclude<MetricKind, `checkout_${string}`>;
-
 type Counts = Record<ReportKind, number>;
 
 interface Series {
@@ -31,21 +28,11 @@ interface Series {
   currency: string;
 }
 
-const ZERO_COUNTS = (): Counts => ({
-  trial_started: 0,
-  trial_converted: 0,
-  new_subscription: 0,
-  renewal_collected: 0,
-  renewal_failed: 0,
-  grace_recovered: 0,
-  churn_canceled: 0,
-  churn_expired: 0,
-  churn_suspended: 0,
-  churn_revoked: 0,
-  unit_sold: 0,
-  unit_spent: 0,
-  unlock_sold: 0,
-});
+/** Every kind of fact a row counts (METRICS_MEASURES says which number each fills), at zero. */
+const ZERO_COUNTS = (): Counts =>
+  Object.fromEntries(
+    METRICS_MEASURES.flatMap(({ counts }) => (counts === 'live' || counts === 'money' ? [] : [[counts, 0]])),
+  ) as Counts;
 
 /**
  * The rows of a metrics report from a store's daily totals: a row for every bucket of every offer

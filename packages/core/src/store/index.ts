@@ -1,6 +1,8 @@
 // '@dcbkit/core/store': what a store author needs. The contracts (EntitlementStore, ReconcileStore,
 // EventLedger), the pure rules a store may run inside its transaction (decide and its facts, the
-// reconcile deadline a SQL store indexes), and the conformance suites that prove a store keeps them.
+// reconcile deadline a SQL store indexes), and the conformance suites that prove a store keeps them;
+// and the business view's vocabulary: the kinds of fact a store keeps, and the numbers a metrics
+// report holds (METRICS_MEASURES: a page's charts, its CSV and the counters derive from it).
 // The resources a store holds (Entitlement, Payment…) are the app's types too: '@dcbkit/core' has them.
 // Every name here is exported by this entry alone.
 
@@ -32,6 +34,12 @@ export {
 } from '../metrics/lifecycle-counts.js';
 export { type MetricDay, type MetricDays, type MetricDaysQuery, utcDayOf } from '../metrics/metric-day.js';
 export { type LiveChange, METRIC_KINDS, type MetricEntry, type MetricKind } from '../metrics/metric-entry.js';
+export {
+  METRICS_CHARTS,
+  METRICS_MEASURES,
+  type MetricsChart,
+  type MetricsMeasure,
+} from '../metrics/metrics-measures.js';
 export { recurringRevenueOf } from '../metrics/revenue-movements.js';
 export {
   type LifecycleEndCause,

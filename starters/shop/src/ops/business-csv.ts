@@ -1,27 +1,17 @@
 import type { MetricsReport } from '@dcbkit/core';
+import { METRICS_MEASURES } from '@dcbkit/core/store';
 
 type MetricsRow = MetricsReport['rows'][number];
 
-/** The columns, named as `kit.metrics` names the numbers, so a spreadsheet reads like the docs. */
-const COLUMNS: ReadonlyArray<[string, (row: MetricsRow) => string | number]> = [
+/**
+ * The columns: the bucket and offer, then every number of a row as `kit.metrics` declares it
+ * (METRICS_MEASURES), so a spreadsheet reads like the docs and a new number needs no change here.
+ */
+const COLUMNS: ReadonlyArray<readonly [string, (row: MetricsRow) => string | number]> = [
   ['start', (row) => row.start],
   ['offerUid', (row) => row.offerUid],
   ['productUid', (row) => row.productUid],
-  ['activeSubscribers', (row) => row.activeSubscribers],
-  ['trialsStarted', (row) => row.trialsStarted],
-  ['trialsConverted', (row) => row.trialsConverted],
-  ['newSubscriptions', (row) => row.newSubscriptions],
-  ['renewalsCollected', (row) => row.renewalsCollected],
-  ['renewalsFailed', (row) => row.renewalsFailed],
-  ['graceRecovered', (row) => row.graceRecovered],
-  ['churnedCanceled', (row) => row.churned.canceled],
-  ['churnedExpired', (row) => row.churned.expired],
-  ['churnedSuspended', (row) => row.churned.suspended],
-  ['churnedRevoked', (row) => row.churned.revoked],
-  ['unitsSold', (row) => row.unitsSold],
-  ['unitsSpent', (row) => row.unitsSpent],
-  ['unlocksSold', (row) => row.unlocksSold],
-  ['collectedMinorUnits', (row) => row.collected.amount],
+  ...METRICS_MEASURES.map(({ column, of }) => [column, of] as const),
   ['currency', (row) => row.collected.currency],
 ];
 
