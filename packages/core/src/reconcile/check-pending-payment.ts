@@ -3,6 +3,8 @@ import { applyPaymentRead } from '../apply/apply-payment-read.js';
 import { settleCheckout } from '../apply/checkout-funnel-facts.js';
 import type { AccessContext } from '../apply/listeners.js';
 import { isPaymentOpen } from '../apply/pending-payments.js';
+import type { Entitlement } from '../schemas/entitlement.js';
+import type { Payment } from '../schemas/payment.js';
 import type { PendingPayment } from '../store/reconcile-store.js';
 import { type CheckContext, type CheckResult, sameRecord } from './check-context.js';
 import { readPolitely } from './read-politely.js';
@@ -48,6 +50,34 @@ export async function checkPendingPayment(
     await settleCheckout(store, context, { payment, accountKey }, context.now());
     return { kind: 'settled' };
   }
+  const { result, listenerError } = await grantPaidPayment(payment, context);
+  if (result.outcome === 'unknown_offer' || result.outcome === 'no_account') {
+    // Kept: once the offer is added (or the metadata fixed on your side), the next run grants it.
+    return {
+      kind: 'failed',
+      code: result.outcome,
+      message:
+        result.outcome === 'unknown_offer'
+          ? `Payment ${payment.paymentUid} is for offer ${payment.offerUid}, which is not in your offers: add it.`
+          : `Payment ${payment.paymentUid} names no account (metadata or subscriberUid).`,
+    };
+  }
+  await paid();
+  const change = changeOf(payment, result.previous, result.entitlement, context.now());
+  if (change === undefined) return { kind: 'settled' };
+  return listenerError === undefined
+    ? { kind: 'settled', change }
+    : { kind: 'settled', change, listenerError };
+}
+
+/**
+ * A succeeded payment granted as the return page would (applyPaymentRead, with its subscription
+ * read within the run's budget); a throw of the app's accessGranted is kept, to be reported with
+ * the change, not lost with the grant.
+ */
+async function grantPaidPayment(payment: Payment, context: CheckContext) {
+  const { client, store, budget } = context;
+  const requestOptions = budget.signal ? { signal: budget.signal } : undefined;
   let listenerError: unknown;
   const result = await applyPaymentRead(payment, {
     store,
@@ -69,24 +99,19 @@ export async function checkPendingPayment(
     readSubscription: (subscriptionUid) =>
       readPolitely(budget, () => client.subscriptions.retrieve(subscriptionUid, requestOptions)),
   });
-  if (result.outcome === 'unknown_offer' || result.outcome === 'no_account') {
-    // Kept: once the offer is added (or the metadata fixed on your side), the next run grants it.
-    return {
-      kind: 'failed',
-      code: result.outcome,
-      message:
-        result.outcome === 'unknown_offer'
-          ? `Payment ${payment.paymentUid} is for offer ${payment.offerUid}, which is not in your offers: add it.`
-          : `Payment ${payment.paymentUid} names no account (metadata or subscriberUid).`,
-    };
-  }
-  await paid();
-  const before = result.previous;
-  const after = result.entitlement;
-  if (after === undefined || sameRecord(before, after)) return { kind: 'settled' };
-  const now = context.now();
+  return { result, listenerError };
+}
+
+/** What the run changed for the payment's entitlement, if anything: the record before and after, and whether access began. */
+function changeOf(
+  payment: Payment,
+  before: Entitlement | undefined,
+  after: Entitlement | undefined,
+  now: Date,
+): ReconcileChange | undefined {
+  if (after === undefined || sameRecord(before, after)) return undefined;
   const granted = !hasAccess(before, now) && hasAccess(after, now);
-  const change: ReconcileChange = {
+  return {
     accountKey: after.accountKey,
     productUid: after.productUid,
     reason: 'pending_payment',
@@ -96,7 +121,4 @@ export async function checkPendingPayment(
     after,
     ...(granted ? { access: 'granted' as const } : {}),
   };
-  return listenerError === undefined
-    ? { kind: 'settled', change }
-    : { kind: 'settled', change, listenerError };
 }

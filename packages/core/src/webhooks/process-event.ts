@@ -6,7 +6,7 @@ import type { ClaimToken } from '../ledger/event-ledger.js';
 import { metricEntriesOf } from '../metrics/metric-entries-of.js';
 import { writesDebug } from '../observability/logger.js';
 import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
-import { isPaymentEvent, type WebhookEvent } from '../schemas/webhook-event.js';
+import { isPaymentEvent, type PaymentWebhookEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import { checkLine, readLine } from './line-check.js';
 import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
 import { type HeldUntilCommit, holdingPayments, type WebhookContext } from './webhook-context.js';
@@ -59,34 +59,9 @@ export async function decideClaimedEvent(
   event: WebhookEvent,
   key: string,
 ): Promise<DecidedEvent> {
-  const { logger, on, answers } = context;
+  const { logger, answers } = context;
   const applied = await applyEvent(event, context.apply);
-  if (applied.outcome === 'unmatched') {
-    logger.warn?.(
-      { event: event.event, subscriptionUid: event.subscriptionUid, paymentUid: event.paymentUid },
-      `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
-    );
-    return {
-      answer: answers.answerWith('deferred', 'entitlement_not_found', UNMATCHED_RETRY_SECONDS),
-      keep: false,
-      target: undefined,
-      listen: undefined,
-    };
-  }
-  if (applied.outcome === 'unknown_offer') {
-    logger.warn?.(
-      { event: event.event, offerUid: applied.offerUid, paymentUid: event.paymentUid },
-      `dcbkit: ${event.event} names offer ${applied.offerUid ?? '(none)'}, which is not in your offers; nothing was granted. Add it to defineOffers, then replay the event from the console.`,
-    );
-    const listener = on.unknownOffer;
-    // Not kept: a replay after the offer is added must be processed.
-    return {
-      answer: answers.accept('unknown_offer'),
-      keep: false,
-      target: undefined,
-      listen: listener && (async () => listener({ event, offerUid: applied.offerUid })),
-    };
-  }
+  if (applied.outcome !== 'applied') return notApplied(context, event, applied);
   if (applied.confirmError !== undefined) {
     logger.warn?.(
       { err: applied.confirmError, event: event.event, subscriptionUid: event.subscriptionUid },
@@ -95,24 +70,7 @@ export async function decideClaimedEvent(
   }
   // The line's read goes out first: what follows overlaps its round trip.
   const lineRead = readLine(context, event, applied.entitlement);
-  // The payment's outcome is known: it is no longer a checkout to continue or a payment to read
-  // (one that failed is kept with its ending; a later read may add its failureCode).
-  if (isPaymentEvent(event)) {
-    const status = event.event === 'payment.succeeded' ? 'SUCCEEDED' : 'FAILED';
-    const line = event.subscriberUid === undefined ? {} : { subscriberUid: event.subscriberUid };
-    const { payments } = context;
-    await settleCheckout(
-      context.store,
-      { recordFacts: context.recordFacts, offers: context.apply.offers, keepsFacts: context.keepsMetrics },
-      {
-        payment: { paymentUid: event.paymentUid, status, ...line },
-        accountKey: applied.accountKey,
-        readFailureCode: payments && (async () => (await payments.retrieve(event.paymentUid)).failureCode),
-      },
-      context.now(),
-    );
-    context.counters.payment(event.event === 'payment.succeeded' ? 'succeeded' : 'failed', event.offerUid);
-  }
+  if (isPaymentEvent(event)) await settlePaymentEvent(context, event, applied.accountKey);
   await recordFactsOf(context, event, applied.previous, applied.entitlement);
   const debug = writesDebug(logger);
   if (context.recordHistory !== undefined || debug) {
@@ -139,6 +97,68 @@ export async function decideClaimedEvent(
     target,
     listen: listenersOf(context, event, applied, line.notify),
   };
+}
+
+/**
+ * An event that could not be applied: one that overtook the payment creating its entitlement is
+ * not kept and answered 503 so that the retry comes after it; one naming an offer not in your
+ * offers is accepted and not kept either, so that a replay after the offer is added is processed.
+ */
+function notApplied(
+  context: WebhookContext,
+  event: WebhookEvent,
+  applied: Exclude<ApplyOutcome, { outcome: 'applied' }>,
+): DecidedEvent {
+  const { logger, on, answers } = context;
+  if (applied.outcome === 'unmatched') {
+    logger.warn?.(
+      { event: event.event, subscriptionUid: event.subscriptionUid, paymentUid: event.paymentUid },
+      `dcbkit: ${event.event} names no entitlement known yet (it may have overtaken its payment); answered 503 so the service retries.`,
+    );
+    return {
+      answer: answers.answerWith('deferred', 'entitlement_not_found', UNMATCHED_RETRY_SECONDS),
+      keep: false,
+      target: undefined,
+      listen: undefined,
+    };
+  }
+  logger.warn?.(
+    { event: event.event, offerUid: applied.offerUid, paymentUid: event.paymentUid },
+    `dcbkit: ${event.event} names offer ${applied.offerUid ?? '(none)'}, which is not in your offers; nothing was granted. Add it to defineOffers, then replay the event from the console.`,
+  );
+  const listener = on.unknownOffer;
+  return {
+    answer: answers.accept('unknown_offer'),
+    keep: false,
+    target: undefined,
+    listen: listener && (async () => listener({ event, offerUid: applied.offerUid })),
+  };
+}
+
+/**
+ * The payment's outcome is known: it is no longer a checkout to continue or a payment to read (one
+ * that failed is kept with its ending; a later read may add its failureCode), and it ends its
+ * checkout in the funnel; the payment is counted.
+ */
+async function settlePaymentEvent(
+  context: WebhookContext,
+  event: PaymentWebhookEvent,
+  accountKey: string | undefined,
+): Promise<void> {
+  const succeeded = event.event === 'payment.succeeded';
+  const line = event.subscriberUid === undefined ? {} : { subscriberUid: event.subscriberUid };
+  const { payments } = context;
+  await settleCheckout(
+    context.store,
+    { recordFacts: context.recordFacts, offers: context.apply.offers, keepsFacts: context.keepsMetrics },
+    {
+      payment: { paymentUid: event.paymentUid, status: succeeded ? 'SUCCEEDED' : 'FAILED', ...line },
+      accountKey,
+      readFailureCode: payments && (async () => (await payments.retrieve(event.paymentUid)).failureCode),
+    },
+    context.now(),
+  );
+  context.counters.payment(succeeded ? 'succeeded' : 'failed', event.offerUid);
 }
 
 /** The listeners of an applied event, as one call; undefined when none is set and nothing is counted. */

@@ -59,9 +59,9 @@ export interface WebhookContext {
   readonly counters: BusinessCounters;
   readonly health: WebhookHealthRecorder;
   readonly answers: CountedAnswers;
-  /** Node's synchronous verification, where the runtime has node's crypto; else Web Crypto's is used. */
   /** What a line that pays twice gets (see line-check.ts). */
   readonly line: LineCheckOptions;
+  /** Node's synchronous verification, where the runtime has node's crypto; else Web Crypto's is used. */
   readonly verifyNow: ((verify: VerifyWebhookOptions) => WebhookEvent) | undefined;
   /** The API's payments, to read a failed checkout's code for the funnel (createDcbKit wires its client). */
   readonly payments: CreateWebhookHandlerOptions['payments'];
