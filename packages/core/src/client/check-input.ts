@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ERROR_CODES } from '../schemas/api-error-codes.js';
+import { SERVICE_ERROR_CODES } from '../schemas/api-error-codes.js';
 import type { RequestIssue, RequestIssueCode } from '../schemas/create-payment.js';
 import { DcbApiError } from './errors.js';
 
@@ -19,7 +19,7 @@ export function refusedBeforeSending(
   const code = first?.code ?? 'VAL-002';
   return new DcbApiError({
     code,
-    httpStatus: ERROR_CODES[code].httpStatus,
+    httpStatus: SERVICE_ERROR_CODES[code].httpStatus,
     message: `Not sent: ${sorted.map((issue) => issue.message).join('; ')}.`,
     retryable: false,
     source: 'client',

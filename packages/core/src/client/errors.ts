@@ -1,6 +1,6 @@
 import { DcbError } from '../errors/dcb-error.js';
 import type { ApiErrorCode } from '../errors/error-codes.js';
-import type { ErrorCode } from '../schemas/api-error-codes.js';
+import type { ServiceErrorCode } from '../schemas/api-error-codes.js';
 import type { RequestIssue } from '../schemas/create-payment.js';
 
 export interface DcbApiErrorInit {
@@ -64,7 +64,7 @@ export class DcbApiError extends DcbError<ApiErrorCode> {
  * @example
  * if (isDcbApiError(error, 'SEC-001')) retryLater(error.retryAfterSeconds);
  */
-export function isDcbApiError<C extends ErrorCode>(
+export function isDcbApiError<C extends ServiceErrorCode>(
   error: unknown,
   code?: C,
 ): error is DcbApiError & { readonly code: C } {

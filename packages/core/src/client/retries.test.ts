@@ -5,7 +5,7 @@ import {
   DcbError,
   type DcbErrorCode,
 } from '@dcbkit/core';
-import { ERROR_CODES } from '@dcbkit/core/schemas';
+import { SERVICE_ERROR_CODES } from '@dcbkit/core/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BASE_BACKOFF_MS } from './retry-policy.js';
 import {
@@ -135,7 +135,10 @@ describe('only retryable: true is retried', () => {
 
 describe('no retry of any other 4xx', () => {
   const notRetryable = (
-    Object.entries(ERROR_CODES) as [DcbErrorCode<'service'>, { httpStatus: number; retryable?: boolean }][]
+    Object.entries(SERVICE_ERROR_CODES) as [
+      DcbErrorCode<'service'>,
+      { httpStatus: number; retryable?: boolean },
+    ][]
   )
     .filter(([code, entry]) => entry.httpStatus < 500 && entry.retryable !== true && code !== 'ATH-002')
     .map(([code, entry]) => [code, entry.httpStatus] as const);

@@ -1,4 +1,4 @@
-import { ERROR_CODES as SERVICE_ERROR_CODES } from '../schemas/api-error-codes.js';
+import { SERVICE_ERROR_CODES } from '../schemas/api-error-codes.js';
 import {
   DCB_ERROR_CODES,
   type ErrorCodeGroup,

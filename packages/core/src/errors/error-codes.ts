@@ -1,7 +1,4 @@
-import {
-  ERROR_CODES as SERVICE_ERROR_CODES,
-  type ErrorCode as ServiceErrorCode,
-} from '../schemas/api-error-codes.js';
+import { SERVICE_ERROR_CODES, type ServiceErrorCode } from '../schemas/api-error-codes.js';
 
 /**
  * What a code is about, and so which error carries it and who answers it:

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES as SERVICE_ERROR_CODES } from '../schemas/api-error-codes.js';
+import { SERVICE_ERROR_CODES } from '../schemas/api-error-codes.js';
 import { DCB_ERROR_CODES, type ErrorCodeGroup, type ErrorCodeRow, isKitErrorCode } from './error-codes.js';
 
 // The compiler checks the typed call sites; this reads the sources for what it cannot: a code

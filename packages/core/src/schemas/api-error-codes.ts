@@ -2,7 +2,7 @@
  * Every error code of the spec with its HTTP status. Branch on `code`, never on the message.
  * `retryable` is the spec's own word where it gives one; the body's `retryable` always wins.
  */
-export const ERROR_CODES = {
+export const SERVICE_ERROR_CODES = {
   'ATH-002': { httpStatus: 401, meaning: 'token missing, malformed or not recognised' },
   'AUZ-002': { httpStatus: 403, meaning: 'the application lacks the capability for this route' },
   'VAL-001': { httpStatus: 400, meaning: 'a required field is missing' },
@@ -37,8 +37,11 @@ export const ERROR_CODES = {
   'PAY-107': { httpStatus: 404, meaning: 'payment not found' },
 } as const satisfies Record<string, { httpStatus: number; meaning: string; retryable?: boolean }>;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type ServiceErrorCode = keyof typeof SERVICE_ERROR_CODES;
 
-export function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_CODES, code);
+export function isServiceErrorCode(code: string): code is ServiceErrorCode {
+  return Object.hasOwn(SERVICE_ERROR_CODES, code);
 }
+
+/** @deprecated Renamed `SERVICE_ERROR_CODES`: the service's codes, beside the kit's `DCB_ERROR_CODES`. */
+export const ERROR_CODES = SERVICE_ERROR_CODES;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ErrorCode } from './api-error-codes.js';
+import type { ServiceErrorCode } from './api-error-codes.js';
 
 // Built in pure calls, zod imported as a namespace, so that bundlers can drop them: see index.ts.
 
@@ -12,7 +12,7 @@ export const ERROR_CODE_PATTERN = /^[A-Z]{3}-[0-9]{3}$/;
 
 export const apiErrorBodySchema = /* @__PURE__ */ (() =>
   z.object({
-    code: z.string().regex(ERROR_CODE_PATTERN) as z.ZodType<ErrorCode | (string & {})>,
+    code: z.string().regex(ERROR_CODE_PATTERN) as z.ZodType<ServiceErrorCode | (string & {})>,
     message: z.string(),
     retryable: z.boolean().optional(),
     retryAfterSeconds: z.number().int().nonnegative().optional(),

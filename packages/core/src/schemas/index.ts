@@ -14,7 +14,7 @@
 //   reaches its file, with all it references: chained calls such as `.min(1)` are not known to be pure.
 // tree-shaking.test.ts checks both; bench/bundle-size measures the sizes.
 
-export { ERROR_CODES } from './api-error-codes.js';
+export { ERROR_CODES, SERVICE_ERROR_CODES } from './api-error-codes.js';
 export { capabilitiesQuerySchema, capabilitiesSchema, consentMethodSchema } from './capabilities.js';
 export { checkCreatePaymentRequest, createPaymentRequestSchema } from './create-payment.js';
 export { entitlementSchema } from './entitlement.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ErrorCode } from './api-error-codes.js';
+import type { ServiceErrorCode } from './api-error-codes.js';
 import { echoedMetadataSchema, timestampSchema } from './primitives.js';
 import { PAYMENT_STATUSES } from './statuses.js';
 
@@ -47,7 +47,7 @@ export const paymentSchema = /* @__PURE__ */ (() =>
      * last number the checkout refused (CAT-109 for a line that already owns the item), absent
      * when none was. Not in the spec: see docs/spec-gaps.md; absent when the service does not say.
      */
-    failureCode: (z.string().min(1) as z.ZodType<ErrorCode | (string & {})>).optional(),
+    failureCode: (z.string().min(1) as z.ZodType<ServiceErrorCode | (string & {})>).optional(),
   }))();
 export type Payment = z.infer<typeof paymentSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, isErrorCode } from './api-error-codes.js';
+import { isServiceErrorCode, SERVICE_ERROR_CODES } from './api-error-codes.js';
 import { errorEnvelopeSchema, successEnvelopeSchema } from './envelope.js';
 import { isValidIdempotencyKey } from './idempotency.js';
 import { offerDefinitionSchema } from './offer.js';
@@ -152,10 +152,10 @@ describe('envelopes and error codes', () => {
       'SUB-108': 409,
     };
     for (const [code, status] of Object.entries(spec)) {
-      expect(isErrorCode(code)).toBe(true);
-      expect(ERROR_CODES[code as keyof typeof ERROR_CODES].httpStatus).toBe(status);
+      expect(isServiceErrorCode(code)).toBe(true);
+      expect(SERVICE_ERROR_CODES[code as keyof typeof SERVICE_ERROR_CODES].httpStatus).toBe(status);
     }
-    for (const code of Object.keys(ERROR_CODES)) expect(code).toMatch(/^[A-Z]{3}-[0-9]{3}$/);
+    for (const code of Object.keys(SERVICE_ERROR_CODES)) expect(code).toMatch(/^[A-Z]{3}-[0-9]{3}$/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { ERROR_CODES } from '@dcbkit/core/schemas';
+import { SERVICE_ERROR_CODES } from '@dcbkit/core/schemas';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../start/start-sandbox.js';
@@ -40,8 +40,8 @@ describe('the OpenAPI document of the service', () => {
   it('gives every error code of core with the status core gives it', () => {
     const text = JSON.stringify(OPENAPI_DOCUMENT);
     const schemas = (OPENAPI_DOCUMENT.components as { schemas: Record<string, { enum?: string[] }> }).schemas;
-    expect(schemas.ErrorCode?.enum?.slice().sort()).toEqual(Object.keys(ERROR_CODES).sort());
-    for (const [code, { httpStatus }] of Object.entries(ERROR_CODES)) {
+    expect(schemas.ErrorCode?.enum?.slice().sort()).toEqual(Object.keys(SERVICE_ERROR_CODES).sort());
+    for (const [code, { httpStatus }] of Object.entries(SERVICE_ERROR_CODES)) {
       expect(text, code).toContain(`${code} (${httpStatus})`);
     }
   });

@@ -1,10 +1,10 @@
-import { ERROR_CODES } from '@dcbkit/core/schemas';
+import { SERVICE_ERROR_CODES } from '@dcbkit/core/schemas';
 import type { ErrorCode } from './service-types.js';
 
 /**
  * Codes of the sandbox's own HTTP answers (its control endpoints, unknown routes, its own
  * failures); they exist only in the sandbox (docs/sandbox.md). Every code a real client can meet
- * is in core's ERROR_CODES.
+ * is in core's SERVICE_ERROR_CODES.
  */
 export const SANDBOX_HTTP_ERROR_CODES = {
   'SBX-400': { httpStatus: 400, meaning: 'invalid request to a sandbox control endpoint' },
@@ -21,8 +21,8 @@ export type HttpErrorCode = ErrorCode | keyof typeof SANDBOX_HTTP_ERROR_CODES;
 /** The HTTP status and retryability the spec (or the sandbox's own table) gives a code. */
 export function httpErrorCodeInfo(code: HttpErrorCode): { httpStatus: number; retryable: boolean } {
   const known =
-    code in ERROR_CODES
-      ? ERROR_CODES[code as ErrorCode]
+    code in SERVICE_ERROR_CODES
+      ? SERVICE_ERROR_CODES[code as ErrorCode]
       : SANDBOX_HTTP_ERROR_CODES[code as keyof typeof SANDBOX_HTTP_ERROR_CODES];
   return { httpStatus: known.httpStatus, retryable: 'retryable' in known && known.retryable === true };
 }
