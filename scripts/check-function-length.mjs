@@ -42,7 +42,11 @@ const files = ROOTS.flatMap((root) =>
 function nameOf(node) {
   if (node.name && ts.isIdentifier(node.name)) return node.name.text;
   const parent = node.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && ts.isIdentifier(parent.name))
+  if (
+    parent &&
+    (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) &&
+    ts.isIdentifier(parent.name)
+  )
     return parent.name.text;
   return '(anonymous)';
 }
