@@ -7,9 +7,15 @@ import { createShopApp } from '../../starters/shop/src/framework/express/create-
 import { createLogger } from '../../starters/shop/src/logger.js';
 import { startShopReconciler } from '../../starters/shop/src/reconciler.js';
 import { chromiumAvailable } from '../browser/chromium.js';
-import { MONTHS, type PlantedWorld, plantThreeMonths, startPlantedWorld } from '../metrics/planted-world.js';
+import {
+  MONTHS,
+  PLANTED_UNTIL,
+  type PlantedWorld,
+  plantThreeMonths,
+  startPlantedWorld,
+} from '../metrics/planted-world.js';
 import { listen, type RunningServer } from '../support/listen.js';
-import { expectedPage, type ShownPage } from './support/business-expected.js';
+import { expectedHeadline, expectedPage, type ShownPage } from './support/business-expected.js';
 import {
   askBusiness,
   checkoutsOfCsv,
@@ -40,6 +46,7 @@ const BUCKET_CHART_IDS = [
 /** The cohorts' charts: by month whatever the interval, so their last label is a month's. */
 const COHORT_CHART_IDS = ['cohortSizes', 'retention'];
 const ALL_CHART_IDS = [...BUCKET_CHART_IDS, ...COHORT_CHART_IDS];
+const DAY_MS = 86_400_000;
 const PASSWORD = 'an-operator-password-for-the-business-walk';
 const TRIAL_OFFER = 'offer_premium_monthly';
 /** The views' ids, as their CSVs are named (/ops/business/<id>.csv). */
@@ -98,77 +105,82 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
     await world?.close();
   });
 
-  it.each(LANGUAGES)('shows the planted months as charts and tables, accessible (%s)', async (language) => {
-    const page = await phone(language);
-    // A script the CSP blocked, or Chart.js failing, shows in the console first.
-    const consoleErrors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    await signInAsOperator(page);
-    await Promise.all([
-      page.waitForURL(`${shop.url}/ops/business`),
-      page.locator('nav a[href="/ops/business"]').click(),
-    ]);
-    expect(await page.locator('html').getAttribute('lang')).toBe(language);
-    expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
-    expect(await page.locator('nav a[href="/ops/business"]').getAttribute('aria-current')).toBe('page');
-    await askBusiness(page, { from: '2030-01-01', to: '2030-04-30', interval: 'month' });
-
-    // Every chart drawn by Chart.js on its canvas, in the page's direction.
-    // The canvases are in the HTML; Chart.js (a deferred script) has drawn on each once getChart finds it.
-    const drawn = await page.evaluate(() => {
-      // The page's globals, typed here: the tests compile without the DOM's types.
-      type Canvas = { id: string; width: number };
-      type ChartJs = {
-        getChart(canvas: Canvas):
-          | {
-              options: { plugins: { legend: { rtl: boolean } } };
-              scales: { x: { ticks: Array<{ label: unknown }> } };
-            }
-          | undefined;
-      };
-      const page = globalThis as unknown as {
-        Chart?: ChartJs;
-        document: { querySelectorAll(selector: string): Iterable<Canvas> };
-      };
-      return [...page.document.querySelectorAll('canvas')].map((canvas) => {
-        const chart = page.Chart?.getChart(canvas);
-        return {
-          id: canvas.id,
-          width: canvas.width,
-          rtl: chart?.options.plugins.legend.rtl,
-          // The x axis's drawn labels, null where a bucket is left unlabelled.
-          ticks: chart?.scales.x.ticks.map((tick) => tick.label ?? null),
-        };
+  it.each(LANGUAGES)(
+    'shows the planted months as charts and tables, accessible (%s)',
+    async (language) => {
+      const page = await phone(language);
+      // A script the CSP blocked, or Chart.js failing, shows in the console first.
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') consoleErrors.push(message.text());
       });
-    });
-    expect(drawn.map(({ id }) => id)).toEqual(ALL_CHART_IDS.map((id) => `chart-${id}`));
-    const april = new Intl.DateTimeFormat(language, {
-      month: 'short',
-      year: 'numeric',
-      timeZone: 'UTC',
-    }).format(new Date('2030-04-01T00:00:00Z'));
-    for (const canvas of drawn) {
-      expect(canvas.width).toBeGreaterThan(100);
-      expect(canvas.rtl).toBe(language === 'ar');
-      // The last bucket always has its label on the axis.
-      expect(canvas.ticks?.at(-1)).toBe(april);
-    }
+      await signInAsOperator(page);
+      await Promise.all([
+        page.waitForURL(`${shop.url}/ops/business`),
+        page.locator('nav a[href="/ops/business"]').click(),
+      ]);
+      expect(await page.locator('html').getAttribute('lang')).toBe(language);
+      expect(await page.locator('html').getAttribute('dir')).toBe(language === 'ar' ? 'rtl' : 'ltr');
+      expect(await page.locator('nav a[href="/ops/business"]').getAttribute('aria-current')).toBe('page');
+      await askBusiness(page, { from: '2030-01-01', to: '2030-04-30', interval: 'month' });
 
-    // Every headline card and every cell of every table, January to April, as the sandbox recorded it.
-    const shown = await readShownPage(page, ALL_CHART_IDS);
-    const wanted = await expected(language);
-    expect(shown.headline).toEqual(wanted.headline);
-    expect(shown.tables).toEqual(wanted.tables);
-    // Something of each kind: the walk does not compare two empty pages.
-    if (language === 'en') expectSomethingOfEachKind(wanted);
+      // Every chart drawn by Chart.js on its canvas, in the page's direction.
+      // The canvases are in the HTML; Chart.js (a deferred script) has drawn on each once getChart finds it.
+      const drawn = await page.evaluate(() => {
+        // The page's globals, typed here: the tests compile without the DOM's types.
+        type Canvas = { id: string; width: number };
+        type ChartJs = {
+          getChart(canvas: Canvas):
+            | {
+                options: { plugins: { legend: { rtl: boolean } } };
+                scales: { x: { ticks: Array<{ label: unknown }> } };
+              }
+            | undefined;
+        };
+        const page = globalThis as unknown as {
+          Chart?: ChartJs;
+          document: { querySelectorAll(selector: string): Iterable<Canvas> };
+        };
+        return [...page.document.querySelectorAll('canvas')].map((canvas) => {
+          const chart = page.Chart?.getChart(canvas);
+          return {
+            id: canvas.id,
+            width: canvas.width,
+            rtl: chart?.options.plugins.legend.rtl,
+            // The x axis's drawn labels, null where a bucket is left unlabelled.
+            ticks: chart?.scales.x.ticks.map((tick) => tick.label ?? null),
+          };
+        });
+      });
+      expect(drawn.map(({ id }) => id)).toEqual(ALL_CHART_IDS.map((id) => `chart-${id}`));
+      const april = new Intl.DateTimeFormat(language, {
+        month: 'short',
+        year: 'numeric',
+        timeZone: 'UTC',
+      }).format(new Date('2030-04-01T00:00:00Z'));
+      for (const canvas of drawn) {
+        expect(canvas.width).toBeGreaterThan(100);
+        expect(canvas.rtl).toBe(language === 'ar');
+        // The last bucket always has its label on the axis.
+        expect(canvas.ticks?.at(-1)).toBe(april);
+      }
 
-    expect(consoleErrors).toEqual([]);
-    await expectAccessible(page);
-    await screenshot(page, `express/ops-business-${language}`);
-  });
+      // Every headline card and every cell of every table, January to April, as the sandbox recorded it.
+      const shown = await readShownPage(page, ALL_CHART_IDS);
+      const wanted = await expected(language);
+      expect(shown.headline).toEqual(wanted.headline);
+      expect(shown.tables).toEqual(wanted.tables);
+      // Something of each kind: the walk does not compare two empty pages.
+      if (language === 'en') expectSomethingOfEachKind(wanted);
 
+      expect(consoleErrors).toEqual([]);
+      await expectAccessible(page);
+      await screenshot(page, `express/ops-business-${language}`);
+    },
+    60_000,
+  );
+
+  // Longer than one page: a CSV of every view, and a daily view of eleven months, each with its truth.
   it('narrows to one offer, and the CSV of the same view holds every number the sandbox recorded', async () => {
     const page = await phone('en');
     await signInAsOperator(page);
@@ -202,6 +214,12 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
     // its last bucket on every chart however many buckets the axis holds.
     await askBusiness(page, { from: '2029-06-01', to: '2030-04-30', interval: 'day' });
     expect(await page.locator('nav.business-paging').textContent()).toContain('a page shows at most 92');
+    // The headline figures read the whole period (334 days beside the 334 before), not the page shown.
+    const days = { from: '2029-06-01T00:00:00.000Z', to: PLANTED_UNTIL };
+    const before = { from: new Date(Date.parse(days.from) - 334 * DAY_MS).toISOString(), to: days.from };
+    expect((await readShownPage(page, [])).headline).toEqual(
+      expectedHeadline(await truth.figures('', days, before), 'en'),
+    );
     const lastTicks = await page.evaluate(() => {
       type Canvas = { id: string };
       const page = globalThis as unknown as {
@@ -231,7 +249,7 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
       fullPage: true,
       clip: { x: 0, y: 0, width: 1100, height: 2400 },
     });
-  });
+  }, 120_000);
 });
 
 /**

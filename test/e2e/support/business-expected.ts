@@ -189,7 +189,7 @@ export function expectedPage(
 }
 
 /** The headline cards in `report.totals`' order: counts, money per currency, rates. */
-function expectedHeadline(figures: Figures, language: Language): ShownPage['headline'] {
+export function expectedHeadline(figures: Figures, language: Language): ShownPage['headline'] {
   const t = translator(language);
   const number = new Intl.NumberFormat(language);
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });

@@ -21,12 +21,21 @@ export interface BusinessTruth {
   lifecycle: LifecycleTruth;
   /** The sandbox's subscription offers, in its config's order, with their price's currency. */
   subscriptionOffers: Array<{ offerUid: string; currency: string }>;
-  /** The headline figures of the period beside the four months before, of one offer ('') or all. */
-  figures(offerUid: string): Promise<Figures>;
+  /**
+   * The headline figures of one offer ('') or all, over `period` beside `previous` (by default the
+   * walked months beside the four before).
+   */
+  figures(offerUid: string, period?: Period, previous?: Period): Promise<Figures>;
+}
+
+/** A period of the headline figures: from its first instant to the next after it (ISO 8601). */
+export interface Period {
+  readonly from: string;
+  readonly to: string;
 }
 
 /** The four months before the walked ones: the headline figures' previous period, as the kit takes it. */
-const PREVIOUS = { from: '2029-09-01T00:00:00.000Z', to: WALKED.from };
+const PREVIOUS: Period = { from: '2029-09-01T00:00:00.000Z', to: WALKED.from };
 
 export async function businessTruth(world: PlantedWorld): Promise<BusinessTruth> {
   const { sandbox } = world;
@@ -37,8 +46,8 @@ export async function businessTruth(world: PlantedWorld): Promise<BusinessTruth>
     subscriptionOffers: sandbox.config.offers
       .filter((offer) => offer.type === 'SUBSCRIPTION')
       .map((offer) => ({ offerUid: offer.offerUid, currency: offer.price.currency })),
-    figures: (offerUid) =>
-      sandboxFigures(sandbox, WALKED, PREVIOUS, {
+    figures: (offerUid, period = WALKED, previous = PREVIOUS) =>
+      sandboxFigures(sandbox, period, previous, {
         routed: world.routed,
         ...(offerUid === '' ? {} : { offerUid }),
       }),
