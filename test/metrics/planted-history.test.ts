@@ -3,7 +3,8 @@
  * against what the sandbox itself recorded, on every built-in store. 59 subscribers over three
  * months: trials that convert, that are cancelled and that fail; renewals collected and failed;
  * grace recovered and exhausted; cancellations now and at period end; passes bought and spent;
- * unlocks. Every delivery may come twice or out of order, and a three-day webhook outage is
+ * unlocks; and 23 checkouts through the kit's routes, paid, refused, failed, cancelled, expired or open.
+ * Every delivery may come twice or out of order, and a three-day webhook outage is
  * repaired by reconciliation, then its dead letters replayed.
  */
 import type { EntitlementStore } from '@dcbkit/core/store';
