@@ -1,8 +1,8 @@
 import { formatPrice } from '@dcbkit/core';
 import { type Language, translator } from '../../../starters/shop/src/i18n.js';
 import type { Figures } from '../../metrics/sandbox-figures.js';
-import type { Counted } from '../../metrics/sandbox-truth.js';
-import { type BusinessTruth, monthSum, WALKED } from './business-truth.js';
+import { type Counted, nextBucket, type TruthBuckets } from '../../metrics/sandbox-truth.js';
+import { type BusinessTruth, bucketSum } from './business-truth.js';
 
 /**
  * The Business page as the sandbox's records say it must read, in one language: every table
@@ -17,15 +17,19 @@ export interface ShownPage {
   headline: Record<string, { label: string; value: string; before: string }>;
 }
 
-/** A column of a table: its heading, and its cell for each month. */
-type Column = [label: string, cell: (month: string) => string];
+/** A column of a table: its heading, and its cell for each bucket (or cohort month). */
+type Column = [label: string, cell: (start: string) => string];
 
 const NO_VALUE = '—';
 
-/** The end of the month starting at `month` (ISO), in epoch milliseconds. */
-function monthEnd(month: string): number {
-  const at = new Date(month);
-  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+/** The end of the bucket starting at `start`, in epoch milliseconds. */
+const endOf = (start: string, interval: TruthBuckets['interval']) => Date.parse(nextBucket(start, interval));
+
+/** A bucket's first day as the page names it: a month by its name, a day or a week by its date. */
+function bucketLabel(start: string, interval: TruthBuckets['interval'], language: Language): string {
+  const options: Intl.DateTimeFormatOptions =
+    interval === 'month' ? { month: 'short', year: 'numeric' } : { dateStyle: 'medium' };
+  return new Intl.DateTimeFormat(language, { ...options, timeZone: 'UTC' }).format(new Date(start));
 }
 
 export function expectedPage(
@@ -37,19 +41,26 @@ export function expectedPage(
   const t = translator(language);
   const number = new Intl.NumberFormat(language);
   const percent = new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 });
-  const months = [...monthStarts()];
-  const monthLabel = (month: string) =>
-    new Intl.DateTimeFormat(language, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
-      new Date(month),
-    );
-  const table = (columns: Column[], corner = t('ops.business.bucket.month')) => [
-    [corner, ...columns.map(([label]) => label)],
-    ...months.map((month) => [monthLabel(month), ...columns.map(([, cell]) => cell(month))]),
+  const { interval } = truth.query;
+  const table = (columns: Column[]) => [
+    [t(`ops.business.bucket.${interval}`), ...columns.map(([label]) => label)],
+    ...truth.buckets.map((start) => [
+      bucketLabel(start, interval, language),
+      ...columns.map(([, cell]) => cell(start)),
+    ]),
+  ];
+  // The cohorts' tables: by month whatever the interval, each row a cohort.
+  const cohortTable = (columns: Column[]) => [
+    [t('ops.business.bucket.cohort'), ...columns.map(([label]) => label)],
+    ...truth.cohortMonths.map((month) => [
+      bucketLabel(month, 'month', language),
+      ...columns.map(([, cell]) => cell(month)),
+    ]),
   ];
   const count =
     <Row>(map: ReadonlyMap<string, Row>, pick: (row: Row) => number) =>
-    (month: string) =>
-      number.format(monthSum(map, month, offerUid, pick));
+    (start: string) =>
+      number.format(bucketSum(map, start, offerUid, pick));
   const series = <Row>(map: ReadonlyMap<string, Row>, key: string, pick: (row: Row) => number): Column => [
     t(key),
     count(map, pick),
@@ -78,29 +89,33 @@ export function expectedPage(
   const total = (byCode: Readonly<Record<string, number>>) =>
     Object.values(byCode).reduce((a, b) => a + b, 0);
 
-  // Revenue: per currency of the chosen subscription offers, money; April's bucket is not over yet.
+  // Revenue: per currency of the chosen subscription offers, money; a bucket not over says so.
   const chosenOffers = truth.subscriptionOffers.filter((one) => offerUid === '' || one.offerUid === offerUid);
   const currencies = [...new Set(chosenOffers.map((one) => one.currency))].sort();
-  const moves = lifecycle.movements('month');
+  const moves = lifecycle.movements(interval);
   const money = (measure: string, index: number) =>
     currencies.map(
       (currency): Column => [
         t(`ops.business.series.revenue.${measure}`, { currency }),
-        (month) => {
-          const price = formatPrice(
-            { amount: monthSum(moves, month, offerUid, (row) => row[index] as number, currency), currency },
-            language,
-          );
-          return monthEnd(month) > lifecycle.now ? t('ops.business.cell.soFar', { value: price }) : price;
+        (start) => {
+          const amount = bucketSum(moves, start, offerUid, (row) => row[index] as number, currency);
+          const price = formatPrice({ amount, currency }, language);
+          return endOf(start, interval) > lifecycle.now
+            ? t('ops.business.cell.soFar', { value: price })
+            : price;
         },
       ],
     );
 
   // Cohorts: a cohort's cells run from its month to the one holding the sandbox's clock.
-  const cohortSize = (month: string) => monthSum(lifecycle.cohorts, month, offerUid, ([size]) => size);
-  const cellsOf = (month: string) => months.filter((one) => one >= month && Date.parse(one) <= lifecycle.now);
+  const cohortSize = (month: string) => bucketSum(lifecycle.cohorts, month, offerUid, ([size]) => size);
+  const cellsOf = (month: string) => {
+    const cells: string[] = [];
+    for (let at = month; Date.parse(at) <= lifecycle.now; at = nextBucket(at, 'month')) cells.push(at);
+    return cells;
+  };
   const cohortMonths =
-    chosenOffers.length === 0 ? 0 : Math.max(...months.map((month) => cellsOf(month).length));
+    chosenOffers.length === 0 ? 0 : Math.max(0, ...truth.cohortMonths.map((month) => cellsOf(month).length));
   const retention = Array.from(
     { length: cohortMonths },
     (_, k): Column => [
@@ -109,13 +124,14 @@ export function expectedPage(
         const size = cohortSize(month);
         const end = cellsOf(month)[k];
         if (size === 0 || end === undefined) return t('ops.business.cell.none');
-        const retained = monthSum(lifecycle.cohorts, month, offerUid, ([, cells]) => cells[k]?.[0] ?? 0);
+        const retained = bucketSum(lifecycle.cohorts, month, offerUid, ([, cells]) => cells[k]?.[0] ?? 0);
         const shown = percent.format(retained / size);
-        return monthEnd(end) <= lifecycle.now ? shown : t('ops.business.cell.incomplete', { value: shown });
+        return endOf(end, 'month') <= lifecycle.now
+          ? shown
+          : t('ops.business.cell.incomplete', { value: shown });
       },
     ],
   );
-  const cohortCorner = t('ops.business.bucket.cohort');
 
   return {
     tables: {
@@ -140,9 +156,9 @@ export function expectedPage(
       collected: table([
         [
           'TND',
-          (month) =>
+          (start) =>
             formatPrice(
-              { amount: monthSum(counted, month, offerUid, (row) => row.collected), currency: 'TND' },
+              { amount: bucketSum(counted, start, offerUid, (row) => row.collected), currency: 'TND' },
               language,
             ),
         ],
@@ -165,7 +181,7 @@ export function expectedPage(
       trialOutcomes: table(
         ['started', 'converted', 'inTrial', 'canceled', 'failedToPay'].map((name, index) =>
           series(
-            lifecycle.trialFunnel('month'),
+            lifecycle.trialFunnel(interval),
             `ops.business.series.trial.${name}`,
             (row) => row[index] ?? 0,
           ),
@@ -178,11 +194,10 @@ export function expectedPage(
         ...money('netRevenue', 6),
       ]),
       mrr: table(money('recurringRevenue', 7)),
-      cohortSizes: table(
-        [[t('ops.business.series.cohort.size'), (month) => number.format(cohortSize(month))]],
-        cohortCorner,
-      ),
-      retention: table(retention, cohortCorner),
+      cohortSizes: cohortTable([
+        [t('ops.business.series.cohort.size'), (month) => number.format(cohortSize(month))],
+      ]),
+      retention: cohortTable(retention),
     },
     headline: expectedHeadline(figures, language),
   };
@@ -227,15 +242,4 @@ export function expectedHeadline(figures: Figures, language: Language): ShownPag
     cards[name] = card(t(`ops.business.headline.figure.${name}`), rate(figure.value), rate(figure.previous));
   }
   return cards;
-}
-
-/** The first instant of each walked month. */
-function* monthStarts(): Generator<string> {
-  for (
-    let at = Date.parse(WALKED.from);
-    at < Date.parse(WALKED.to);
-    at = monthEnd(new Date(at).toISOString())
-  ) {
-    yield new Date(at).toISOString();
-  }
 }
