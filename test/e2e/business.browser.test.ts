@@ -184,7 +184,7 @@ describe.runIf(chromiumAvailable)('the Business page in a browser, on a planted 
   );
 
   // Longer than one page: a CSV of every view, and a daily view of eleven months, each with its truth.
-  it('narrows to one offer, and the CSV of the same view holds every number the sandbox recorded', async () => {
+  it('narrows to an offer, and every CSV, the daily and the weekly view hold what the sandbox recorded', async () => {
     const page = await phone('en');
     await signInAsOperator(page);
     await page.goto(`${shop.url}/ops/business`);
