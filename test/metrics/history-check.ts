@@ -58,35 +58,31 @@ export async function mismatchOf(store: EntitlementStore, history: History): Pro
     const lifecycle = await lifecycleMismatchOf(world.kit, world.sandbox, TEST_START, to);
     // Its view names its interval (`revenue movements by day`).
     if (lifecycle) return lifecycle;
-    return await totalsMismatch(world, to);
+    return await totalsMismatch(world, to, routed);
   } finally {
     await world.close();
   }
 }
 
 /**
- * The headline figures of the history's last month (to `to`) beside the month before, against
- * what the sandbox's subscriptions give by the same definitions.
+ * Every headline figure of the history's last month (to `to`) beside the month before, against
+ * what the sandbox's records (its subscriptions, the payments of the shop's checkouts) give by the
+ * same definitions.
  */
-async function totalsMismatch(world: PlantedWorld, to: Date): Promise<Mismatch | undefined> {
+async function totalsMismatch(
+  world: PlantedWorld,
+  to: Date,
+  routed: Iterable<string>,
+): Promise<Mismatch | undefined> {
   const from = new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() - 1, to.getUTCDate()));
   const report = await world.kit.metrics({ from, to, interval: 'day' });
-  const { totals } = report;
-  const kit = {
-    activeSubscribers: totals.activeSubscribers,
-    churnRate: totals.churnRate,
-    firstAttemptCollectionRate: totals.firstAttemptCollectionRate,
-    graceRecoveryRate: totals.graceRecoveryRate,
-    trialConversionRate: totals.trialConversionRate,
-  };
+  const kit = report.totals;
   // The kit's period is whole days: from the day of `from` to the end of the day before `to`'s end.
   const period = { from: report.from, to: report.to };
   const days = report.rows.length === 0 ? 0 : new Set(report.rows.map((row) => row.start)).size;
   const before = new Date(Date.parse(report.from) - days * 86_400_000);
-  const sandbox = await sandboxFigures(world.sandbox, period, {
-    from: before.toISOString(),
-    to: period.from,
-  });
+  const previous = { from: before.toISOString(), to: period.from };
+  const sandbox = await sandboxFigures(world.sandbox, period, previous, { routed });
   if (JSON.stringify(kit) === JSON.stringify(sandbox)) return undefined;
   return { view: 'metrics', interval: 'day', bucket: `totals ${period.from}`, kit, sandbox };
 }

@@ -32,7 +32,7 @@ interface Lived {
   status: string;
 }
 
-type Interval = 'day' | 'week' | 'month';
+export type Interval = 'day' | 'week' | 'month';
 
 const DAY = 86_400_000;
 /** A month's worth of a billing period's price, as docs/operations.md defines it. */
@@ -129,9 +129,9 @@ function bucketStartsOf(from: string, to: Date, interval: Interval): { starts: n
   return { starts, end: start };
 }
 
-/** Cohort by cohort and offer: its size, and per month end from its own, [live paid subscribers, month ended]. */
+/** Cohort by cohort and offer (see CohortTruth). */
 function truthCohorts(bySubscriber: Map<string, Lived[]>, from: string, to: Date, now: number) {
-  const truth = new Map<string, [number, Array<[number, boolean]>]>();
+  const truth = new Map<string, CohortTruth>();
   const firstMonth = bucketOf(Date.parse(from), 'month');
   for (const paid of bySubscriber.values()) {
     const first = paid[0] as Lived;
@@ -208,6 +208,50 @@ function truthFunnel(lived: Lived[], from: string, to: Date, interval: Interval)
   return truth;
 }
 
+/** A cohort as the sandbox's records give it: its size, and per month end from its own, [live paid subscribers, month ended]. */
+export type CohortTruth = [number, Array<[number, boolean]>];
+
+/**
+ * The lifecycle views worked out from the sandbox's records alone, from `from` to `to`: what the
+ * kit's `cohorts`, `revenueMovements` and `trialFunnel` must answer (rows with nothing in them
+ * left out), and the recurring revenue at any instant.
+ */
+export interface LifecycleTruth {
+  /** The sandbox's clock as the records were read: a bucket ending after it is not over. */
+  readonly now: number;
+  /** By `<cohort month>|<offerUid>`, the cohorts with someone in them. */
+  readonly cohorts: Map<string, CohortTruth>;
+  /**
+   * By `<bucket>|<offerUid>|<currency>`: new (count, value), reactivated (count, value), churned
+   * (count, value), net, and the recurring revenue as the bucket ended.
+   */
+  movements(interval: Interval): Map<string, number[]>;
+  /** By `<bucket>|<offerUid>`: trials started, converted, in trial, cancelled, failed to pay. */
+  trialFunnel(interval: Interval): Map<string, number[]>;
+  /** Per currency, the monthly value of the paid subscriptions live at `at` (of one offer, or all). */
+  recurringRevenue(at: string, offerUid?: string): Map<string, number>;
+}
+
+export async function lifecycleTruth(sandbox: Sandbox, from: string, to: Date): Promise<LifecycleTruth> {
+  const lived = await livedSubscriptions(sandbox);
+  const now = sandbox.clock.now().getTime();
+  const bySubscriber = paidBySubscriber(lived);
+  return {
+    now,
+    cohorts: truthCohorts(bySubscriber, from, to, now),
+    movements: (interval) => truthMovements(bySubscriber, from, to, interval),
+    trialFunnel: (interval) => truthFunnel(lived, from, to, interval),
+    recurringRevenue(at, offerUid) {
+      const revenue = new Map<string, number>();
+      for (const one of lived) {
+        if ((offerUid !== undefined && one.offerUid !== offerUid) || !livePaid(one, Date.parse(at))) continue;
+        revenue.set(one.currency, (revenue.get(one.currency) ?? 0) + one.monthlyValue);
+      }
+      return revenue;
+    },
+  };
+}
+
 /**
  * Compares `kit.cohorts`, and `kit.revenueMovements` and `kit.trialFunnel` by day, week and month,
  * from `from` to `to` with the sandbox's records; resolves to the first difference.
@@ -218,16 +262,14 @@ export async function lifecycleMismatchOf(
   from: string,
   to: Date,
 ): Promise<LifecycleMismatch | undefined> {
-  const lived = await livedSubscriptions(sandbox);
-  const now = sandbox.clock.now().getTime();
-  const bySubscriber = paidBySubscriber(lived);
+  const truth = await lifecycleTruth(sandbox, from, to);
   const cohorts = await kit.cohorts({ from: new Date(from), to, interval: 'month' });
   const kitCohorts = new Map<string, unknown>();
   for (const row of cohorts.rows) {
     const cells = row.retained.map((cell) => [cell.subscribers, cell.complete]);
     if (row.size > 0) kitCohorts.set(`${row.start}|${row.offerUid}`, [row.size, cells]);
   }
-  const cohortDifference = firstDifference('cohorts', kitCohorts, truthCohorts(bySubscriber, from, to, now));
+  const cohortDifference = firstDifference('cohorts', kitCohorts, truth.cohorts);
   if (cohortDifference) return cohortDifference;
   for (const interval of ['day', 'week', 'month'] as const) {
     const movements = await kit.revenueMovements({ from: new Date(from), to, interval });
@@ -246,8 +288,11 @@ export async function lifecycleMismatchOf(
       if (numbers.some((n) => n !== 0))
         kitMoves.set(`${row.start}|${row.offerUid}|${row.newRevenue.currency}`, numbers);
     }
-    const truth = truthMovements(bySubscriber, from, to, interval);
-    const moveDifference = firstDifference(`revenue movements by ${interval}`, kitMoves, truth);
+    const moveDifference = firstDifference(
+      `revenue movements by ${interval}`,
+      kitMoves,
+      truth.movements(interval),
+    );
     if (moveDifference) return moveDifference;
     const funnel = await kit.trialFunnel({ from: new Date(from), to, interval });
     const kitFunnel = new Map<string, unknown>();
@@ -258,7 +303,7 @@ export async function lifecycleMismatchOf(
     const funnelDifference = firstDifference(
       `trial funnel by ${interval}`,
       kitFunnel,
-      truthFunnel(lived, from, to, interval),
+      truth.trialFunnel(interval),
     );
     if (funnelDifference) return funnelDifference;
   }

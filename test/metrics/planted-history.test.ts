@@ -3,7 +3,8 @@
  * against what the sandbox itself recorded, on every built-in store. 59 subscribers over three
  * months: trials that convert, that are cancelled and that fail; renewals collected and failed;
  * grace recovered and exhausted; cancellations now and at period end; passes bought and spent;
- * unlocks. Every delivery may come twice or out of order, and a three-day webhook outage is
+ * unlocks; and 23 checkouts through the kit's routes, paid, refused, failed, cancelled, expired or open.
+ * Every delivery may come twice or out of order, and a three-day webhook outage is
  * repaired by reconciliation, then its dead letters replayed.
  */
 import type { EntitlementStore } from '@dcbkit/core/store';
@@ -15,6 +16,7 @@ import {
   uniqueSchema,
 } from '../../packages/store-postgres/src/test-support/database.js';
 import { openPglite } from '../../packages/store-postgres/src/test-support/pglite.js';
+import { funnelTruth, kitFunnel } from './funnel-truth.js';
 import { lifecycleMismatchOf } from './lifecycle-truth.js';
 import { MONTHS, PLANTED_UNTIL, plantThreeMonths, startPlantedWorld } from './planted-world.js';
 import { kitCounts, sandboxTruth, withoutEmpty } from './sandbox-truth.js';
@@ -89,6 +91,16 @@ describe.each(STORES)('the business view of a planted history: $name', (target) 
       expect(total((row) => row.graceRecovered)).toBe(8);
       expect(total((row) => row.churned.suspended)).toBe(4);
       expect(total((row) => row.unitsSpent)).toBe(20);
+      // The checkouts the routes started, as the sandbox recorded each payment's end.
+      const funnel = await world.kit.checkoutFunnel({
+        from: new Date(MONTHS[0] as string),
+        to: new Date(PLANTED_UNTIL),
+        interval: 'month',
+      });
+      const buckets = { from: MONTHS[0] as string, to: PLANTED_UNTIL, interval: 'month' as const };
+      const checkouts = await funnelTruth(world.sandbox, buckets, world.routed);
+      expect(Object.fromEntries(kitFunnel(funnel.rows))).toEqual(Object.fromEntries(checkouts));
+      expect(world.routed).toHaveLength(23);
       // Cohorts, revenue movements and the trial funnel, by day, week and month, as the sandbox's records give them.
       const to = new Date(PLANTED_UNTIL);
       expect(await lifecycleMismatchOf(world.kit, world.sandbox, MONTHS[0] as string, to)).toBeUndefined();

@@ -7,6 +7,7 @@ import {
   type TestSandboxOptions,
 } from '../../packages/sandbox/src/test-support/sandbox-fixture.js';
 import { type SwitchableReceiver, switchableReceiver } from '../support/switchable-receiver.js';
+import { plantCheckouts, type RoutedCheckout } from './planted-checkouts.js';
 
 export const RETURN_URL = 'https://shop.example/billing/return';
 
@@ -32,6 +33,8 @@ export interface PlantedWorld<S extends EntitlementStore = EntitlementStore> {
   receiver: SwitchableReceiver;
   /** Each unit spent through the kit's route: when, and of which offer. */
   spent: Array<{ at: string; offerUid: string }>;
+  /** The payments the kit's checkout route created: the checkouts the funnel counts. */
+  routed: string[];
   close(): Promise<void>;
 }
 
@@ -73,6 +76,7 @@ export async function startPlantedWorld<S extends EntitlementStore>(
   sandbox.setWebhookUrl(`${receiver.url}/webhooks`);
   return {
     spent: [],
+    routed: [],
     sandbox,
     kit,
     receiver,
@@ -93,6 +97,7 @@ export async function buy(
   accountKey: string,
   offerUid: string,
   returnPage: boolean,
+  msisdn?: string,
 ): Promise<string | undefined> {
   const payment = await world.kit.client.payments.create({
     mode: 'HOSTED',
@@ -100,7 +105,10 @@ export async function buy(
     returnUrl: RETURN_URL,
     metadata: { accountKey },
   });
-  const outcome = await createCheckoutDriver(world.sandbox).pay(payment.checkoutUrl);
+  const outcome = await createCheckoutDriver(world.sandbox).pay(
+    payment.checkoutUrl,
+    msisdn === undefined ? {} : { msisdn },
+  );
   if (outcome.status !== 'SUCCEEDED') throw new Error(`checkout of ${offerUid} ended ${outcome.status}`);
   const paid = await world.kit.client.payments.retrieve(payment.paymentUid);
   if (returnPage) await world.kit.grantFromPayment(paid);
@@ -129,6 +137,9 @@ export async function advanceDays(world: PlantedWorld, days: number): Promise<vo
   }
 }
 
+/** t01's line (a fresh one of Sahel Mobile): a checkout of the same trial on it is refused, SUB-108. */
+const TRIAL_LINE = '+21621555001';
+
 const accounts = (prefix: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${prefix}${String(i + 1).padStart(2, '0')}`);
 
@@ -137,7 +148,8 @@ async function plantPurchases(world: PlantedWorld) {
   const subscriptions = new Map<string, string>();
   const all = [...accounts('t', 20).map((a) => [a, TRIAL]), ...accounts('p', 20).map((a) => [a, PAID])];
   for (const [index, [account, offer]] of all.entries()) {
-    const uid = await buy(world, account as string, offer as string, index % 2 === 0);
+    const line = index === 0 ? TRIAL_LINE : undefined;
+    const uid = await buy(world, account as string, offer as string, index % 2 === 0, line);
     subscriptions.set(account as string, uid ?? '');
   }
   for (const [index, account] of accounts('d', 12).entries()) {
@@ -149,15 +161,63 @@ async function plantPurchases(world: PlantedWorld) {
 }
 
 /**
+ * The checkouts the shop's pages start through the kit's routes (the funnel counts these alone),
+ * by month, each on an account of its own: paid ones, refused lines of every code, failed charges,
+ * an abandoned page, cancellations, some left to expire, and in April one still open at the end.
+ */
+const ROUTED: Record<'january' | 'february' | 'march' | 'april', RoutedCheckout[]> = {
+  january: [
+    { account: 'c01', offerUid: PASS, ending: 'paid' },
+    { account: 'c02', offerUid: UNLOCK, ending: 'paid' },
+    { account: 'c03', offerUid: PAID, ending: 'paid' },
+    { account: 'c04', offerUid: PASS, ending: 'opted-out' },
+    { account: 'c05', offerUid: PAID, ending: 'invalid-number' },
+    { account: 'c06', offerUid: UNLOCK, ending: 'unsupported-operator' },
+    { account: 'c07', offerUid: TRIAL, ending: 'trial-used' },
+    { account: 'c08', offerUid: PASS, ending: 'no-balance' },
+    { account: 'c09', offerUid: PAID, ending: 'declined' },
+    { account: 'c10', offerUid: TRIAL, ending: 'wrong-pin' },
+    { account: 'c11', offerUid: PASS, ending: 'abandoned' },
+    { account: 'c12', offerUid: UNLOCK, ending: 'canceled' },
+    { account: 'c13', offerUid: PASS, ending: 'left-open' },
+  ],
+  february: [
+    { account: 'c14', offerUid: PASS, ending: 'paid' },
+    { account: 'c15', offerUid: PAID, ending: 'declined' },
+    { account: 'c16', offerUid: PASS, ending: 'left-open' },
+    { account: 'c17', offerUid: PASS, ending: 'opted-out' },
+  ],
+  march: [
+    { account: 'c18', offerUid: PAID, ending: 'paid' },
+    { account: 'c19', offerUid: TRIAL, ending: 'trial-used' },
+    { account: 'c20', offerUid: UNLOCK, ending: 'canceled' },
+  ],
+  april: [
+    { account: 'c21', offerUid: UNLOCK, ending: 'paid' },
+    { account: 'c22', offerUid: PASS, ending: 'left-open' },
+    { account: 'c23', offerUid: PASS, ending: 'no-balance' },
+  ],
+};
+
+/** The checkouts of one month, through the kit's routes, recorded in `world.routed`. */
+function plantRouted(world: PlantedWorld, month: keyof typeof ROUTED) {
+  const { kit, sandbox, routed } = world;
+  const origin = new URL(RETURN_URL).origin;
+  return plantCheckouts({ kit, sandbox, origin, trialLine: TRIAL_LINE, routed }, ROUTED[month]);
+}
+
+/**
  * Issue 36's history, planted on the world's clock from January 1, 2030 to April 7: 59 subscribers;
  * trials that convert, that are cancelled and that fail; renewals collected and failed; grace
- * recovered and exhausted; cancellations now and at period end; passes bought and spent; unlocks.
- * Every delivery may come twice or out of order, and a three-day webhook outage is repaired by
+ * recovered and exhausted; cancellations now and at period end; passes bought and spent; unlocks;
+ * and each month checkouts through the kit's routes that are paid, refused, failed, cancelled, left
+ * to expire (and, as April 7 ends the history, one still open). Every delivery may come twice or out of order, and a three-day webhook outage is repaired by
  * reconciliation, then its dead letters replayed.
  */
 export async function plantThreeMonths(world: PlantedWorld): Promise<void> {
   world.sandbox.setChaos({ seed: 36, duplicateProbability: 0.3, reorderProbability: 0.2 });
   const subscriptions = await plantPurchases(world);
+  await plantRouted(world, 'january');
   const sub = (account: string) => subscriptions.get(account) as string;
   const subscriptionsApi = world.kit.client.subscriptions;
 
@@ -185,7 +245,9 @@ export async function plantThreeMonths(world: PlantedWorld): Promise<void> {
   for (const account of accounts('p', 20).slice(12, 16))
     await subscriptionsApi.cancel(sub(account), { when: 'NOW' });
 
-  await advanceDays(world, 39); // February 28, the night before March's renewals
+  await advanceDays(world, 20); // February 9
+  await plantRouted(world, 'february');
+  await advanceDays(world, 19); // February 28, the night before March's renewals
   world.receiver.up = false;
   await advanceDays(world, 3); // every attempt of three days refused: dead letters
   world.receiver.up = true;
@@ -199,9 +261,20 @@ export async function plantThreeMonths(world: PlantedWorld): Promise<void> {
   for (const delivery of world.sandbox.webhooks()) {
     if (delivery.status === 'DEAD_LETTERED') await world.sandbox.replayWebhook(delivery.id);
   }
-  await advanceDays(world, 35); // April 7
+  await advanceDays(world, 12); // March 15
+  await plantRouted(world, 'march');
+  await advanceDays(world, 23); // April 7
   // Those who bought more than one pass use a second.
   for (const [index, account] of accounts('d', 12).entries()) {
     if (index % 3 >= 1) await spend(world, account, 'prod_day_pass');
   }
+  await plantRouted(world, 'april');
+  // Ten minutes for their webhooks to land: the last checkout left open is still open.
+  await world.sandbox.advanceClock(600);
+  await world.sandbox.deliverDue();
+  // The shop's reconciler's pass: the service sends no webhook when a checkout expires, so the
+  // kit learns it by reading the payments it still holds open.
+  const settled = await world.kit.reconcile();
+  if (settled.failures.length > 0)
+    throw new Error(`reconciliation failed: ${JSON.stringify(settled.failures)}`);
 }

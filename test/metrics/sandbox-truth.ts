@@ -65,14 +65,16 @@ export function bucketOf(iso: string, interval: TruthBuckets['interval']): strin
   return new Date(day - ((new Date(day).getUTCDay() + 6) % 7) * DAY).toISOString();
 }
 
-function nextBucket(start: string, interval: TruthBuckets['interval']): string {
+/** The start of the bucket after the one starting at `start`. */
+export function nextBucket(start: string, interval: TruthBuckets['interval']): string {
   const at = new Date(start);
   if (interval === 'month')
     return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)).toISOString();
   return new Date(at.getTime() + (interval === 'week' ? 7 : 1) * DAY).toISOString();
 }
 
-function bucketStarts({ from, to, interval }: TruthBuckets): string[] {
+/** The buckets' starts, the first holding `from`, the last starting before `to`. */
+export function bucketStarts({ from, to, interval }: TruthBuckets): string[] {
   const starts: string[] = [];
   for (let start = bucketOf(from, interval); start < to; start = nextBucket(start, interval))
     starts.push(start);
