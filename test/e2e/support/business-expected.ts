@@ -137,9 +137,9 @@ export function expectedPage(
     tables: {
       active: metrics([['activeSubscribers', (row) => row.activeSubscribers]]),
       growth: metrics([
-        ['newSubscriptions', (row) => row.newSubscriptions],
         ['trialsStarted', (row) => row.trialsStarted],
         ['trialsConverted', (row) => row.trialsConverted],
+        ['newSubscriptions', (row) => row.newSubscriptions],
       ]),
       renewals: metrics([
         ['renewalsCollected', (row) => row.renewalsCollected],
@@ -147,10 +147,10 @@ export function expectedPage(
         ['graceRecovered', (row) => row.graceRecovered],
       ]),
       churn: metrics([
-        ['canceled', (row) => row.churned.canceled],
-        ['expired', (row) => row.churned.expired],
-        ['suspended', (row) => row.churned.suspended],
-        ['revoked', (row) => row.churned.revoked],
+        ['churnedCanceled', (row) => row.churned.canceled],
+        ['churnedExpired', (row) => row.churned.expired],
+        ['churnedSuspended', (row) => row.churned.suspended],
+        ['churnedRevoked', (row) => row.churned.revoked],
       ]),
       // The planted offers are all sold in TND.
       collected: table([
