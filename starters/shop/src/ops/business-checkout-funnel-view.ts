@@ -81,7 +81,9 @@ export const checkoutFunnelView: BusinessView = {
         stacked: true,
         series: codeNames.map((name) => {
           const [ending = '', code = ''] = name.split(':');
-          return { name, label: words.t(`ops.business.series.checkout.code.${ending}`, { code }) };
+          // A failure the service gave no code for (`none`, as kit.checkoutFunnel counts it) is said in the page's words.
+          const shown = code === 'none' ? words.t('ops.business.series.checkout.code.none') : code;
+          return { name, label: words.t(`ops.business.series.checkout.code.${ending}`, { code: shown }) };
         }),
       }),
     ];
