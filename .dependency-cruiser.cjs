@@ -11,6 +11,8 @@
 // means "flat package": only the cycle rule applies. A listed folder that does not exist yet is fine.
 // An entry may be a list of peers, one rank: each may import the folders listed before the group,
 // and neither the other (core's node/ and web/, the two adapter plumbings over the same core).
+const { adapters: ADAPTERS } = require('./scripts/adapters.json');
+
 const layers = {
   'packages/core': [
     'schemas',
@@ -33,12 +35,8 @@ const layers = {
     // The `dcbkit` command (`dcbkit doctor`): core's top; beyond core it imports node builtins only.
     'cli',
   ],
-  // All files directly in src/: only the cycle rule.
-  'packages/express': [],
-  'packages/fastify': [],
-  'packages/hono': [],
-  'packages/koa': [],
-  'packages/next': [],
+  // The adapters (scripts/adapters.json): all files directly in src/, only the cycle rule.
+  ...Object.fromEntries(ADAPTERS.map((name) => [`packages/${name}`, []])),
   // The generator: errors, then the app it writes, then its build step (packing the template) and the CLI.
   'packages/create-dcbkit-app': ['errors', 'app', 'build', 'cli'],
   // src/test-support is outside the layering (see above).

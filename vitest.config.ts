@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import adapterList from './scripts/adapters.json' with { type: 'json' };
 import { SlowestFilesReporter } from './test/support/slowest-files-reporter.js';
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -25,11 +26,10 @@ export default defineConfig({
         replacement: fromRoot('./packages/sandbox/src/testing/index.ts'),
       },
       { find: /^@dcbkit\/sandbox$/, replacement: fromRoot('./packages/sandbox/src/index.ts') },
-      { find: /^@dcbkit\/express$/, replacement: fromRoot('./packages/express/src/index.ts') },
-      { find: /^@dcbkit\/koa$/, replacement: fromRoot('./packages/koa/src/index.ts') },
-      { find: /^@dcbkit\/fastify$/, replacement: fromRoot('./packages/fastify/src/index.ts') },
-      { find: /^@dcbkit\/hono$/, replacement: fromRoot('./packages/hono/src/index.ts') },
-      { find: /^@dcbkit\/next$/, replacement: fromRoot('./packages/next/src/index.ts') },
+      ...adapterList.adapters.map((name) => ({
+        find: new RegExp(`^@dcbkit/${name}$`),
+        replacement: fromRoot(`./packages/${name}/src/index.ts`),
+      })),
       { find: /^@dcbkit\/store-postgres$/, replacement: fromRoot('./packages/store-postgres/src/index.ts') },
     ],
   },

@@ -28,7 +28,8 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const PACKAGES = ['core', 'express', 'fastify', 'hono', 'koa', 'next', 'sandbox', 'store-postgres'];
+const { adapters } = JSON.parse(readFileSync(join(root, 'scripts/adapters.json'), 'utf8'));
+const PACKAGES = ['core', ...adapters, 'sandbox', 'store-postgres'];
 const HINT = 'run pnpm api:update and commit the report';
 /** Code-unit order: the same on every machine, whatever its locale. */
 const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);

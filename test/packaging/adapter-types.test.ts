@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import adapterList from '../../scripts/adapters.json' with { type: 'json' };
 import { npmInstallAsync, packPackages, ROOT, useTarballs } from '../support/pack-packages.js';
 
 const execFileAsync = promisify(execFile);
@@ -159,6 +160,11 @@ interface Checked {
   misused: string;
 }
 
+// Outside the describe below, so that it runs without its installs.
+it('has an app for every adapter of scripts/adapters.json', () => {
+  expect(FRAMEWORKS.map((framework) => framework.adapter).sort()).toEqual([...adapterList.adapters].sort());
+});
+
 describe('each adapter in a strict TypeScript app installed with npm', () => {
   let work: string;
   const checked = new Map<string, Checked>();
@@ -168,10 +174,7 @@ describe('each adapter in a strict TypeScript app installed with npm', () => {
   // compilations and five installs in a row took two minutes and timed out on a busy machine.
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'dcbkit-types-'));
-    const tarballOf = packPackages(
-      ['core', 'express', 'fastify', 'hono', 'koa', 'next'],
-      join(work, 'tarballs'),
-    );
+    const tarballOf = packPackages(['core', ...adapterList.adapters], join(work, 'tarballs'));
     const apps = FRAMEWORKS.map((framework) => ({
       framework,
       dir: writeApp(join(work, framework.adapter), framework, tarballOf),

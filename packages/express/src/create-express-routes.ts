@@ -1,36 +1,17 @@
-import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { runPartnerRoute } from '@dcbkit/core/node';
+import type { PartnerRouteHandlers, RouteHandlerOptions } from '@dcbkit/core/web';
 import {
   checkRouteHandlerOptions,
   gateAnswer,
-  type PartnerRouteHandlers,
-  type PartnerRoutes,
   partnerRouteHandlers,
+  writeRouteOutcome,
 } from '@dcbkit/core/web';
 import type { Request, RequestHandler, Response } from 'express';
 import { writeAnswer } from './write-answer.js';
 
-export interface ExpressRoutesOptions {
-  routes: PartnerRoutes;
-  /** The signed-in account of a request (your session's user id), or undefined. */
-  signedInAccount: (req: Request) => string | undefined | Promise<string | undefined>;
-  /**
-   * The id of the browser's session, when your app has one (express-session's `req.sessionID`, or
-   * a random value you keep in the session at sign-in): form tokens are then bound to the session
-   * as well as the account, so one copied from another session is refused. Pass the same id to
-   * `routes.formToken(accountKey, sessionId)`.
-   */
-  sessionId?: (req: Request) => string | undefined;
-  /** Render a view yourself (HTML pages); default: the view as JSON. */
-  render?: (view: RouteView, req: Request, res: Response) => void | Promise<void>;
-  /**
-   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
-   * what to answer, `error.message` a sentence for the browser. Default: small JSON.
-   */
-  renderError?: (error: DcbError<DcbErrorCode<'route'>>, req: Request, res: Response) => void | Promise<void>;
-  /** Where requireAccess sends someone without access; default: answer 403. */
-  offersPage?: string;
-}
+/** createExpressRoutes' options: `render` and `renderError` get the request and the response. */
+export interface ExpressRoutesOptions
+  extends RouteHandlerOptions<Request, void | Promise<void>, [res: Response]> {}
 
 /** The route handlers, each ready to mount. */
 export type ExpressRoutes = PartnerRouteHandlers<RequestHandler, ExpressRoutesOptions['signedInAccount']>;
@@ -53,11 +34,13 @@ export function createExpressRoutes(options: ExpressRoutesOptions): ExpressRoute
     handle: (action) => (req, res, next) => {
       const sources = { req, query: req.query, parsedBody: req.body, params: req.params };
       runPartnerRoute(action, options.signedInAccount(req), { ...sources, session: options.sessionId?.(req) })
-        .then(({ answer, view, refusal, refusalHeaders }) => {
-          if (view && render) return render(view, req, res);
-          if (refusal && renderError) return renderError(refusal, req, res.set(refusalHeaders ?? {}));
-          return writeAnswer(res, answer);
-        })
+        .then((outcome) =>
+          writeRouteOutcome(outcome, {
+            render: render && ((view) => render(view, req, res)),
+            renderError: renderError && ((refusal, headers) => renderError(refusal, req, res.set(headers))),
+            answer: (answer) => writeAnswer(res, answer),
+          }),
+        )
         .catch(next);
     },
     gate: (productUid, signedInAccount, redirectTo) => (req, res, next) => {

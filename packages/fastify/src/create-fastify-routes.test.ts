@@ -1,8 +1,9 @@
-import { createDcbKit, type DcbKit, type DcbLogger } from '@dcbkit/core';
+import type { DcbKit, DcbLogger } from '@dcbkit/core';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { offlineKit } from '../../core/src/test-support/offline-kit.js';
 import { createFastifyRoutes, type FastifyRoutesOptions } from './create-fastify-routes.js';
 import { fastifyDcbkit } from './fastify-dcbkit.js';
 
@@ -14,23 +15,8 @@ const silent: DcbLogger = { warn: () => {}, error: () => {} };
 let kit: DcbKit;
 let app: FastifyInstance;
 beforeEach(async () => {
-  kit = createDcbKit({
-    client: {
-      environment: 'sandbox',
-      baseUrl: 'http://127.0.0.1:1',
-      clientId: 'svc_test_fastify',
-      clientSecret: 'secret',
-    },
+  kit = offlineKit({
     webhookSecrets: SECRET,
-    offers: [
-      {
-        offerUid: 'off_credits',
-        productUid: 'prod_credits',
-        name: 'Credits',
-        type: 'CONSUMABLE',
-        price: { amount: 2000, currency: 'TND' },
-      },
-    ],
     returnUrl: 'https://shop.example/billing/return',
     logger: silent,
   });

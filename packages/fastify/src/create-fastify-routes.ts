@@ -1,41 +1,21 @@
-import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import { runPartnerRoute } from '@dcbkit/core/node';
+import type { PartnerRouteHandlers, RouteHandlerOptions } from '@dcbkit/core/web';
 import {
   checkRouteHandlerOptions,
   gateAnswer,
-  type PartnerRouteHandlers,
-  type PartnerRoutes,
   partnerRouteHandlers,
+  writeRouteOutcome,
 } from '@dcbkit/core/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteHandler } from './fastify-route-handler.js';
 import { writeAnswer } from './write-answer.js';
 
-export interface FastifyRoutesOptions {
-  routes: PartnerRoutes;
-  /** The signed-in account of a request (your session's user id), or undefined. */
-  signedInAccount: (request: FastifyRequest) => string | undefined | Promise<string | undefined>;
-  /**
-   * The id of the browser's session, when your app has one (@fastify/session's
-   * `request.session.sessionId`, or a random value you keep in the session at sign-in): form tokens
-   * are then bound to the session as well as the account, so one copied from another session is
-   * refused. Pass the same id to `routes.formToken(accountKey, sessionId)`.
-   */
-  sessionId?: (request: FastifyRequest) => string | undefined;
-  /** Render a view yourself (HTML pages, `reply.view()`); default: the view as JSON. */
-  render?: (view: RouteView, request: FastifyRequest, reply: FastifyReply) => unknown;
-  /**
-   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
-   * what to answer, `error.message` a sentence for the browser. Default: small JSON.
-   */
-  renderError?: (
-    error: DcbError<DcbErrorCode<'route'>>,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ) => unknown;
-  /** Where requireAccess sends someone without access; default: answer 403. */
-  offersPage?: string;
-}
+/**
+ * createFastifyRoutes' options: `render` and `renderError` get the request and the reply (render
+ * with `reply.view()`, say); what they return is not used.
+ */
+export interface FastifyRoutesOptions
+  extends RouteHandlerOptions<FastifyRequest, unknown, [reply: FastifyReply]> {}
 
 /**
  * The access gate as a preHandler hook: it answers the refusal (and returns the reply), or
@@ -82,15 +62,17 @@ export function createFastifyRoutes(options: FastifyRoutesOptions): FastifyRoute
         parsedBody: request.body,
         params: request.params as Record<string, unknown> | undefined,
       };
-      const { answer, view, refusal, refusalHeaders } = await runPartnerRoute(
-        action,
-        options.signedInAccount(request),
-        { ...sources, session: options.sessionId?.(request) },
-      );
-      if (view && render) await render(view, request, reply);
-      else if (refusal && renderError)
-        await renderError(refusal, request, reply.headers(refusalHeaders ?? {}));
-      else writeAnswer(reply, answer);
+      const session = options.sessionId?.(request);
+      const outcome = await runPartnerRoute(action, options.signedInAccount(request), {
+        ...sources,
+        session,
+      });
+      await writeRouteOutcome<unknown>(outcome, {
+        render: render && ((view) => render(view, request, reply)),
+        renderError:
+          renderError && ((refusal, headers) => renderError(refusal, request, reply.headers(headers))),
+        answer: (answer) => writeAnswer(reply, answer),
+      });
       return reply;
     },
     gate: (productUid, signedInAccount, redirectTo) => async (request, reply) => {

@@ -1,24 +1,13 @@
-import { DcbError, type DcbLogger, memoryLedger, memoryStore } from '@dcbkit/core';
-import { createWebhookHandler } from '@dcbkit/core/web';
+import { DcbError } from '@dcbkit/core';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loggedWebhook } from '../../core/src/test-support/logged-webhook.js';
 import { createFastifyWebhook } from './create-fastify-webhook.js';
 import { fastifyDcbkit } from './fastify-dcbkit.js';
 
 const SECRET = 'whsec_fastify_plugin_test';
-const logs: string[] = [];
-const logger: DcbLogger = {
-  warn: (_fields, message) => logs.push(message),
-  error: (_fields, message) => logs.push(message),
-};
-const webhook = createWebhookHandler({
-  secrets: SECRET,
-  store: memoryStore(),
-  ledger: memoryLedger(),
-  offers: [],
-  logger,
-});
+const { webhook, logs } = loggedWebhook(SECRET);
 
 // Bytes a parser and a re-serialisation would not give back: spacing, key order, an escaped é.
 const BODY = '{ "occurredAt": "2030-01-01T00:00:00Z",\n  "event": "probe.unknown", "note": "caf\\u00e9" }';

@@ -1,7 +1,8 @@
-import { createDcbKit, type DcbKit, type DcbLogger } from '@dcbkit/core';
+import type { DcbKit, DcbLogger } from '@dcbkit/core';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { offlineKit } from '../../core/src/test-support/offline-kit.js';
 import { createHonoRoutes, type HonoRoutesOptions } from './create-hono-routes.js';
 import { createHonoWebhook } from './create-hono-webhook.js';
 
@@ -15,23 +16,8 @@ type AppEnv = { Variables: { userId: string | undefined } };
 
 let kit: DcbKit;
 beforeEach(() => {
-  kit = createDcbKit({
-    client: {
-      environment: 'sandbox',
-      baseUrl: 'http://127.0.0.1:1',
-      clientId: 'svc_test_hono',
-      clientSecret: 's',
-    },
+  kit = offlineKit({
     webhookSecrets: SECRET,
-    offers: [
-      {
-        offerUid: 'off_credits',
-        productUid: 'prod_credits',
-        name: 'Credits',
-        type: 'CONSUMABLE',
-        price: { amount: 2000, currency: 'TND' },
-      },
-    ],
     returnUrl: 'https://shop.example/billing/return',
     logger: silent,
   });

@@ -1,38 +1,19 @@
-import type { DcbError, DcbErrorCode, RouteView } from '@dcbkit/core';
 import {
   checkRouteHandlerOptions,
   gateAnswer,
+  outcomeResponse,
   type PartnerRouteHandlers,
-  type PartnerRoutes,
   partnerRouteHandlers,
+  type RouteHandlerOptions,
   responseOf,
   runFetchRoute,
-  withHeaders,
 } from '@dcbkit/core/web';
 import type { Context, Env, Handler, MiddlewareHandler } from 'hono';
 import { routeBodyOf } from './hono-body.js';
 
-export interface HonoRoutesOptions<E extends Env = Env> {
-  routes: PartnerRoutes;
-  /** The signed-in account of a request (your session's user id, `c.get('userId')`), or undefined. */
-  signedInAccount: (c: Context<E>) => string | undefined | Promise<string | undefined>;
-  /**
-   * The id of the browser's session, when your app has one: form tokens are then bound to the
-   * session as well as the account, so one copied from another session is refused. Pass the same
-   * id to `routes.formToken(accountKey, sessionId)`.
-   */
-  sessionId?: (c: Context<E>) => string | undefined | Promise<string | undefined>;
-  /** Render a view yourself (`c.html(...)`); default: the view as JSON. */
-  render?: (view: RouteView, c: Context<E>) => Response | Promise<Response>;
-  /**
-   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
-   * what to answer, `error.message` a sentence for the browser. Default: small JSON. The refusal's
-   * Allow and Retry-After headers are added to your Response unless it has its own.
-   */
-  renderError?: (error: DcbError<DcbErrorCode<'route'>>, c: Context<E>) => Response | Promise<Response>;
-  /** Where requireAccess sends someone without access; default: answer 403. */
-  offersPage?: string;
-}
+/** createHonoRoutes' options: `render` and `renderError` get the context and make the Response (`c.html(...)`). */
+export interface HonoRoutesOptions<E extends Env = Env>
+  extends RouteHandlerOptions<Context<E>, Response | Promise<Response>> {}
 
 /** The route handlers, each ready to mount; `requireAccess` is a middleware. */
 export type HonoRoutes<E extends Env = Env> = PartnerRouteHandlers<
@@ -56,19 +37,17 @@ export type HonoRoutes<E extends Env = Env> = PartnerRouteHandlers<
  */
 export function createHonoRoutes<E extends Env = Env>(options: HonoRoutesOptions<E>): HonoRoutes<E> {
   checkRouteHandlerOptions('createHonoRoutes', options);
-  const { routes, render, renderError } = options;
+  const { routes } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => async (c) => {
       const { request, parsedBody } = await routeBodyOf(c.req);
-      const { answer, view, refusal, refusalHeaders } = await runFetchRoute(action, request, {
+      const outcome = await runFetchRoute(action, request, {
         accountKey: options.signedInAccount(c),
         session: options.sessionId?.(c),
         params: c.req.param(),
         parsedBody,
       });
-      if (view && render) return render(view, c);
-      if (refusal && renderError) return withHeaders(await renderError(refusal, c), refusalHeaders ?? {});
-      return responseOf(answer);
+      return outcomeResponse(outcome, options, c);
     },
     gate: (productUid, signedInAccount, redirectTo) => async (c, next) => {
       const denied = await gateAnswer(routes, signedInAccount(c), productUid, redirectTo);

@@ -1,24 +1,11 @@
-import { type DcbLogger, memoryLedger, memoryStore } from '@dcbkit/core';
-import { createWebhookHandler } from '@dcbkit/core/web';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loggedWebhook } from '../../core/src/test-support/logged-webhook.js';
 import { createHonoWebhook } from './create-hono-webhook.js';
 
 const SECRET = 'whsec_hono_webhook_test';
-const logs: string[] = [];
-const logger: DcbLogger = {
-  warn: (_fields, message) => logs.push(message),
-  error: (_fields, message) => logs.push(message),
-};
-const webhook = createWebhookHandler({
-  secrets: SECRET,
-  store: memoryStore(),
-  ledger: memoryLedger(),
-  offers: [],
-  logger,
-  maxBodyBytes: 1024,
-});
+const { webhook, logs } = loggedWebhook(SECRET, { maxBodyBytes: 1024 });
 afterEach(() => {
   logs.length = 0;
 });

@@ -1,6 +1,7 @@
 import { configFromEnv, createDcbKit, type DcbKit, type DcbLogger } from '@dcbkit/core';
 import { signWebhook } from '@dcbkit/core/webhooks';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { offlineKit } from '../../core/src/test-support/offline-kit.js';
 import { createNextHandlers } from './create-next-handlers.js';
 import { createNextWebhook } from './create-next-webhook.js';
 
@@ -17,26 +18,7 @@ const logger: DcbLogger = {
 let made: number;
 const makeKit = (): DcbKit => {
   made++;
-  return createDcbKit({
-    client: {
-      environment: 'sandbox',
-      baseUrl: 'http://127.0.0.1:1',
-      clientId: 'svc_test_next',
-      clientSecret: 's',
-    },
-    webhookSecrets: SECRET,
-    offers: [
-      {
-        offerUid: 'off_credits',
-        productUid: 'prod_credits',
-        name: 'Credits',
-        type: 'CONSUMABLE',
-        price: { amount: 2000, currency: 'TND' },
-      },
-    ],
-    returnUrl: `${SHOP}/billing/return`,
-    logger,
-  });
+  return offlineKit({ webhookSecrets: SECRET, returnUrl: `${SHOP}/billing/return`, logger });
 };
 beforeEach(() => {
   made = 0;

@@ -1,11 +1,49 @@
+import type { DcbError } from '../errors/dcb-error.js';
 import { optionError } from '../errors/option-error.js';
 import { type OptionNames, type RenamedOption, refuseUnknownOptions } from '../errors/unknown-options.js';
+import type { PartnerRoutes } from './partner-route-types.js';
+import type { RouteErrorCode } from './route-error.js';
+import type { RouteView } from './route-result.js';
 
 // The options of every adapter's route maker (createExpressRoutes, createKoaRoutes,
-// createFastifyRoutes, createHonoRoutes, createFetchRoutes, createNextHandlers), checked once
+// createFastifyRoutes, createHonoRoutes, createFetchRoutes, createNextHandlers): their shape,
+// written once here so that every adapter's hover docs say the same, and their check, run once
 // when the routes are made. An option the maker does not know would otherwise be ignored in
 // silence, and the one it stands for found missing at the first request ("options.signedInAccount
 // is not a function"), long after the app started.
+
+/**
+ * The options of an adapter's route maker, in its framework's terms. `Req` is what your functions
+ * read the request from (Express's `req`, Koa's `ctx`, Hono's `c`, a fetch Request); `Rendered` is
+ * what `render` and `renderError` return (nothing where they write a response, the Response where
+ * they make one); `Writer` is what they get after the request to write with (Express's `[res]`,
+ * Fastify's `[reply]`; none where `Req` writes too, or a Response is returned). Each adapter names
+ * its own: `ExpressRoutesOptions` is `RouteHandlerOptions<Request, void | Promise<void>, [res: Response]>`.
+ */
+export interface RouteHandlerOptions<Req, Rendered, Writer extends unknown[] = []> {
+  /** The kit's partner routes (`kit.routes`). */
+  routes: PartnerRoutes;
+  /** The signed-in account of a request (your session's user id), or undefined. */
+  signedInAccount: (request: Req) => string | undefined | Promise<string | undefined>;
+  /**
+   * The id of the browser's session, when your app has one (express-session's `req.sessionID`,
+   * @fastify/session's `request.session.sessionId`, or a random value you keep in the session at
+   * sign-in): form tokens are then bound to the session as well as the account, so one copied from
+   * another session is refused. Pass the same id to `routes.formToken(accountKey, sessionId)`.
+   */
+  sessionId?: (request: Req) => string | undefined | Promise<string | undefined>;
+  /** Render a view yourself (an HTML page); default: the view as JSON. */
+  render?: (view: RouteView, request: Req, ...writer: Writer) => Rendered;
+  /**
+   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
+   * what to answer, `error.message` a sentence for the browser. Default: small JSON. The refusal's
+   * Allow and Retry-After headers are set on the response before it runs, or added to the Response
+   * it returns unless that has its own.
+   */
+  renderError?: (error: DcbError<RouteErrorCode>, request: Req, ...writer: Writer) => Rendered;
+  /** Where requireAccess sends someone without access; default: answer 403. */
+  offersPage?: string;
+}
 
 /** Options of earlier versions, and the option that replaced each. */
 const RENAMED: Readonly<Record<string, RenamedOption>> = {

@@ -1,34 +1,12 @@
-import type { DcbError } from '../errors/dcb-error.js';
 import { gateAnswer } from '../routes/gate-answer.js';
-import type { PartnerRoutes } from '../routes/partner-route-types.js';
-import type { RouteErrorCode } from '../routes/route-error.js';
-import { checkRouteHandlerOptions } from '../routes/route-handler-options.js';
+import { checkRouteHandlerOptions, type RouteHandlerOptions } from '../routes/route-handler-options.js';
 import { type PartnerRouteHandlers, partnerRouteHandlers } from '../routes/route-handlers.js';
-import type { RouteView } from '../routes/route-result.js';
 import { runFetchRoute } from './fetch-route-request.js';
-import { responseOf, withHeaders } from './response-of.js';
+import { outcomeResponse } from './outcome-response.js';
+import { responseOf } from './response-of.js';
 
-export interface FetchRoutesOptions {
-  routes: PartnerRoutes;
-  /** The signed-in account of a request (your session's user id), or undefined. */
-  signedInAccount: (request: Request) => string | undefined | Promise<string | undefined>;
-  /**
-   * The id of the browser's session, when your app has one: form tokens are then bound to the
-   * session as well as the account, so one copied from another session is refused. Pass the same
-   * id to `routes.formToken(accountKey, sessionId)`.
-   */
-  sessionId?: (request: Request) => string | undefined | Promise<string | undefined>;
-  /** Render a view yourself (an HTML page); default: the view as JSON. */
-  render?: (view: RouteView, request: Request) => Response | Promise<Response>;
-  /**
-   * Render a refusal yourself (an HTML error page): `error.code` says which, `error.httpStatus`
-   * what to answer, `error.message` a sentence for the browser. Default: small JSON. The refusal's
-   * Allow and Retry-After headers are added to your Response unless it has its own.
-   */
-  renderError?: (error: DcbError<RouteErrorCode>, request: Request) => Response | Promise<Response>;
-  /** Where requireAccess sends someone without access; default: answer 403. */
-  offersPage?: string;
-}
+/** createFetchRoutes' options: `render` and `renderError` get the Request and make the Response. */
+export interface FetchRoutesOptions extends RouteHandlerOptions<Request, Response | Promise<Response>> {}
 
 /** A partner route on fetch: the request, and the params your router matched (`{ subscriptionUid }`). */
 export type FetchRouteHandler = (
@@ -63,18 +41,15 @@ export type FetchRoutes = PartnerRouteHandlers<
  */
 export function createFetchRoutes(options: FetchRoutesOptions): FetchRoutes {
   checkRouteHandlerOptions('createFetchRoutes', options);
-  const { routes, render, renderError } = options;
+  const { routes } = options;
   return partnerRouteHandlers(routes, options, {
     handle: (action) => async (request, params) => {
-      const { answer, view, refusal, refusalHeaders } = await runFetchRoute(action, request, {
+      const outcome = await runFetchRoute(action, request, {
         accountKey: options.signedInAccount(request),
         session: options.sessionId?.(request),
         params,
       });
-      if (view && render) return render(view, request);
-      if (refusal && renderError)
-        return withHeaders(await renderError(refusal, request), refusalHeaders ?? {});
-      return responseOf(answer);
+      return outcomeResponse(outcome, options, request);
     },
     gate: (productUid, signedInAccount, redirectTo) => async (request) => {
       const denied = await gateAnswer(routes, signedInAccount(request), productUid, redirectTo);

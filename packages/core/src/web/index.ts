@@ -3,9 +3,10 @@
 // (Hono, Next.js route handlers). The webhook as `(request) => Promise<Response>`, the partner
 // routes, and the parts of the kit that run where only web APIs exist (the webhook handler, the
 // memory store and ledger). Nothing here imports a node builtin: it bundles for esbuild's
-// `platform: 'neutral'`. The framework-neutral plumbing every adapter shares (the route handlers,
-// the gate's answer, HttpAnswer) is here too, Node adapters included: '@dcbkit/core/node' adds
-// only what reads a Node request.
+// `platform: 'neutral'`. The framework-neutral plumbing every adapter shares (the route maker's
+// options, the route handlers, the gate's answer, the outcome's dispatch to render, renderError or
+// the answer, HttpAnswer) is here too, Node adapters included: '@dcbkit/core/node' adds only what
+// reads a Node request.
 //
 // Exported by '@dcbkit/core' too, on purpose: the error family (DcbError, isDcbError), which a
 // caller of this entry catches, and memoryStore and memoryLedger, which an edge runtime reaches
@@ -24,6 +25,7 @@ export type { PartnerRoutes } from '../routes/partner-routes.js';
 export {
   checkGateOptions,
   checkRouteHandlerOptions,
+  type RouteHandlerOptions,
   type RouteHandlerOptionsCheck,
 } from '../routes/route-handler-options.js';
 export {
@@ -32,6 +34,7 @@ export {
   type RouteHandlerFactory,
 } from '../routes/route-handlers.js';
 export type { PartnerAction, PartnerRouteOutcome, RouteCaller } from '../routes/run-route-request.js';
+export { type RouteOutcomeWriters, writeRouteOutcome } from '../routes/write-route-outcome.js';
 export { memoryStore } from '../store/memory-store.js';
 export {
   type CreateWebhookHandlerOptions,
@@ -46,6 +49,7 @@ export {
   type FetchRoutesOptions,
 } from './create-fetch-routes.js';
 export { type FetchRouteParts, runFetchRoute } from './fetch-route-request.js';
+export { outcomeResponse } from './outcome-response.js';
 export { type RequestBodyLimits, readRequestBody } from './read-request-body.js';
 export { responseOf, withHeaders } from './response-of.js';
 export { createFetchWebhook, type FetchWebhookOptions, runFetchWebhook } from './run-fetch-webhook.js';
