@@ -2,7 +2,7 @@
 // Checks that ARCHITECTURE.md names only what exists: every file or folder it cites in backticks
 // (`access/decide.ts`, `store-postgres/src/store/apply-once.ts`, `apply/`) is a path of the
 // repository, whole or as the end of one; every code name (`applyOnce`, `OnceStore`,
-// `METRICS_MEASURES`) is declared or exported in the packages' or the shop's sources. A rename
+// `METRICS_MEASURES`) is declared in the packages', the shop's, the benches' or the tests' sources. A rename
 // that forgets the map fails `pnpm test` here, not a newcomer's afternoon.
 //
 //   node scripts/check-architecture.mjs [file]     (ARCHITECTURE.md by default)
@@ -29,7 +29,10 @@ function pathsUnder(dir, found = []) {
 
 const paths = pathsUnder(root);
 const sources = paths.filter(
-  (path) => /^(packages|starters)\/[^/]+\/src\/.*\.tsx?$/.test(path) || /^scripts\/.*\.m?js$/.test(path),
+  (path) =>
+    /^(packages|starters|bench)\/[^/]+\/src\/.*\.tsx?$/.test(path) ||
+    /^test\/.*\.tsx?$/.test(path) ||
+    /^scripts\/.*\.m?js$/.test(path),
 );
 const declared = new Set();
 for (const source of sources) {
