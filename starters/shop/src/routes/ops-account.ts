@@ -5,13 +5,33 @@ import { accountKeyFrom, accountPage, reconcileAccountNow } from '../ops/ops-pag
 import type { ShopReconciler } from '../reconciler.js';
 import type { Views } from '../views.js';
 import { downloadAnswer, type ShopAnswer, seeOther } from '../web/shop-answer.js';
-import type { ShopRoute } from '../web/shop-route.js';
+import type { Handler, ShopRoute } from '../web/shop-route.js';
 import { operatorPostOnly, requireOperator } from './ops-auth.js';
 import type { OpsRender } from './ops-render.js';
 
 /** A checkout record, downloaded as JSON for a complaint. */
 function checkoutRecordAnswer(download: { name: string; json: string }): ShopAnswer {
   return downloadAnswer('application/json; charset=utf-8', download.name, Buffer.from(download.json, 'utf8'));
+}
+
+/** For a complaint about a line: its accounts' payments that this line consented to. */
+function lineCheckoutRecord(kit: DcbKit): Handler {
+  return async (request) => {
+    const subscriberUid = subscriberUidFrom(request.query.line);
+    if (subscriberUid === undefined) return seeOther('/ops');
+    const { accounts } = await kit.explainLine(subscriberUid);
+    const accountKeys = accounts.map((account) => account.accountKey);
+    return checkoutRecordAnswer(await checkoutRecordDownload(kit, { accountKeys, subscriberUid }));
+  };
+}
+
+/** For a complaint: the account's checkouts with what the shop showed before each. */
+function accountCheckoutRecord(kit: DcbKit): Handler {
+  return async (request) => {
+    const accountKey = accountKeyFrom(request.query.key);
+    if (accountKey === undefined) return seeOther('/ops');
+    return checkoutRecordAnswer(await checkoutRecordDownload(kit, { accountKeys: [accountKey] }));
+  };
 }
 
 /**
@@ -57,28 +77,16 @@ export function opsAccountRoutes({
       },
     },
     {
-      // For a complaint about a line: its accounts' payments that this line consented to.
       method: 'GET',
       path: '/ops/line/checkouts.json',
       guards: [requireOperator],
-      handle: async (request) => {
-        const subscriberUid = subscriberUidFrom(request.query.line);
-        if (subscriberUid === undefined) return seeOther('/ops');
-        const { accounts } = await kit.explainLine(subscriberUid);
-        const accountKeys = accounts.map((account) => account.accountKey);
-        return checkoutRecordAnswer(await checkoutRecordDownload(kit, { accountKeys, subscriberUid }));
-      },
+      handle: lineCheckoutRecord(kit),
     },
     {
-      // For a complaint: the account's checkouts with what the shop showed before each.
       method: 'GET',
       path: '/ops/account/checkouts.json',
       guards: [requireOperator],
-      handle: async (request) => {
-        const accountKey = accountKeyFrom(request.query.key);
-        if (accountKey === undefined) return seeOther('/ops');
-        return checkoutRecordAnswer(await checkoutRecordDownload(kit, { accountKeys: [accountKey] }));
-      },
+      handle: accountCheckoutRecord(kit),
     },
     {
       method: 'POST',
