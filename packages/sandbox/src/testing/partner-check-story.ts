@@ -66,26 +66,25 @@ function stopUnlessWebhookAnswers(run: CheckRun, forged: ForgedDelivery): void {
   }
 }
 
-/**
- * The story every app is put through. Three accounts subscribe (with the offer's trial, if any)
- * and buy the one-time offers; one cancels and resumes at one instant; each subscription reaches
- * its first paid period; then one keeps renewing, one's renewals fail until it is suspended, one is
- * cancelled at period end and expires. The app's webhook is unreachable while that period ends
- * (two more purchases are made meanwhile): those events are dead-lettered, and replayed once the
- * suspension has been delivered. Every delivery is duplicated, many are reordered or delayed.
- */
-export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
-  const { sandbox, products, accounts } = run.options;
-  const buy = run.options.purchaseThrough === 'service' ? buyThroughService : buyThroughApp;
-  const subscriptionProducts = products.filter((product) => product.type === 'SUBSCRIPTION');
-  const oneTimeProducts = products.filter((product) => product.type !== 'SUBSCRIPTION');
+function buyerOf(run: CheckRun) {
+  return run.options.purchaseThrough === 'service' ? buyThroughService : buyThroughApp;
+}
 
-  // An event signed with another secret, for an account of nobody's: the app must refuse it.
+function subscriptionProductsOf(run: CheckRun): CheckedProduct[] {
+  return run.options.products.filter((product) => product.type === 'SUBSCRIPTION');
+}
+
+function oneTimeProductsOf(run: CheckRun): CheckedProduct[] {
+  return run.options.products.filter((product) => product.type !== 'SUBSCRIPTION');
+}
+
+/** An event signed with another secret, for an account of nobody's: the app must refuse it. */
+async function postForgedEventFirst(run: CheckRun): Promise<void> {
+  const { sandbox, products } = run.options;
   const forgedFor =
     products.find((product) => product.gatePath !== undefined) ?? (products[0] as CheckedProduct);
-  const { appWebhookUrl } = run;
   const forged = await postForgedEvent(
-    appWebhookUrl,
+    run.appWebhookUrl,
     FORGED_ACCOUNT,
     forgedFor,
     sandbox.clock.now(),
@@ -93,26 +92,39 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
   );
   run.forged = forged;
   stopUnlessWebhookAnswers(run, forged);
-  await probeGates(run, 'before any purchase');
-  for (const product of subscriptionProducts) {
+}
+
+/** Every role subscribes to each subscription; two roles buy each one-time offer. */
+async function buyEveryOffer(run: CheckRun): Promise<void> {
+  const buy = buyerOf(run);
+  for (const product of subscriptionProductsOf(run)) {
     for (const role of ROLES) await buy(run, role, product, false);
   }
-  for (const product of oneTimeProducts) {
+  for (const product of oneTimeProductsOf(run)) {
     for (const role of ['renewing', 'lapsing'] as const) await buy(run, role, product, false);
   }
   await run.deliveries.settle();
-  await probeGates(run, 'after purchase');
+}
 
-  // A cancellation withdrawn at once: two subscription.updated of one instant (on a frozen clock),
-  // on an instant of their own rather than the purchases'.
-  await sandbox.advanceClock(60);
-  for (const subscriptionUid of subscriptionsOf(run, accounts.expiring)) {
+/**
+ * A cancellation withdrawn at once: two subscription.updated of one instant (on a frozen clock),
+ * on an instant of their own rather than the purchases'.
+ */
+async function cancelAndResumeAtOneInstant(run: CheckRun): Promise<void> {
+  await run.options.sandbox.advanceClock(60);
+  for (const subscriptionUid of subscriptionsOf(run, run.options.accounts.expiring)) {
     await run.client.subscriptions.cancel(subscriptionUid, { when: 'PERIOD_END' });
     await run.client.subscriptions.resume(subscriptionUid);
   }
   await run.deliveries.settle();
+}
 
-  // The first paid period: the trial converts (or the first renewal is collected).
+/**
+ * The first paid period: the trial converts (or the first renewal is collected); then the lapsing
+ * account's renewals are set to fail and the expiring account cancels at period end.
+ */
+async function reachFirstPaidPeriod(run: CheckRun): Promise<void> {
+  const { sandbox, accounts } = run.options;
   await advancePast(run, await latestOf(run, (subscription) => subscription.currentPeriodEnd));
   for (const subscriptionUid of subscriptionsOf(run, accounts.lapsing)) {
     sandbox.setRenewalOutcome(subscriptionUid, 'insufficient_balance');
@@ -121,13 +133,16 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
     await run.client.subscriptions.cancel(subscriptionUid, { when: 'PERIOD_END' });
   }
   await run.deliveries.settle();
-  await probeGates(run, 'in the first paid period, one subscription cancelled at period end');
+}
 
-  // The app's webhook is down while the period ends: renewal, grace and expiry go dead.
+/** The app's webhook is down while the period ends: renewal, grace and expiry go dead. */
+async function endPeriodWhileWebhookIsDown(run: CheckRun): Promise<void> {
+  const { sandbox } = run.options;
+  const buy = buyerOf(run);
   const outage = await startWebhookOutage();
   try {
     sandbox.setWebhookUrl(outage.url);
-    for (const product of oneTimeProducts) {
+    for (const product of oneTimeProductsOf(run)) {
       const role = product.type === 'CONSUMABLE' ? 'renewing' : 'expiring';
       await buy(run, role, product, true);
     }
@@ -140,15 +155,20 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
     sandbox.setWebhookUrl(run.appWebhookUrl);
     await outage.close();
   }
+}
 
-  // The failing renewal runs out of grace; its suspension reaches the app before the dead letters.
-  const graceDays = Math.max(0, ...subscriptionProducts.map((product) => product.gracePolicy.days));
-  await advancePast(run, sandbox.clock.now().getTime() + graceDays * DAY_SECONDS * 1000);
+/** The failing renewal runs out of grace; its suspension reaches the app before the dead letters. */
+async function runOutOfGraceThenReplay(run: CheckRun): Promise<void> {
+  const graceDays = Math.max(0, ...subscriptionProductsOf(run).map((product) => product.gracePolicy.days));
+  await advancePast(run, run.options.sandbox.clock.now().getTime() + graceDays * DAY_SECONDS * 1000);
   await run.deliveries.replayDeadLetters();
-  await probeGates(run, 'after renewal, expiry and suspension, with the dead letters replayed');
+}
 
-  // Last, since it spends every unit: then no consumable's gate may let anyone in, but one whose
-  // units sell time (a day pass), until the time of the units spent runs out.
+/**
+ * Last, since it spends every unit: then no consumable's gate may let anyone in, but one whose
+ * units sell time (a day pass), until the time of the units spent runs out.
+ */
+async function spendEveryUnit(run: CheckRun): Promise<PartnerCheckResult> {
   const units = await countUnits(run);
   await probeGates(run, 'after every unit was spent', (product) => product.type === 'CONSUMABLE');
   const timed = run.options.products.filter((product) => product.unitAccessSeconds !== undefined);
@@ -161,4 +181,26 @@ export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
     await probeGates(run, 'after the time of every unit spent ran out', (product) => timed.includes(product));
   }
   return units;
+}
+
+/**
+ * The story every app is put through. Three accounts subscribe (with the offer's trial, if any)
+ * and buy the one-time offers; one cancels and resumes at one instant; each subscription reaches
+ * its first paid period; then one keeps renewing, one's renewals fail until it is suspended, one is
+ * cancelled at period end and expires. The app's webhook is unreachable while that period ends
+ * (two more purchases are made meanwhile): those events are dead-lettered, and replayed once the
+ * suspension has been delivered. Every delivery is duplicated, many are reordered or delayed.
+ */
+export async function tellStory(run: CheckRun): Promise<PartnerCheckResult> {
+  await postForgedEventFirst(run);
+  await probeGates(run, 'before any purchase');
+  await buyEveryOffer(run);
+  await probeGates(run, 'after purchase');
+  await cancelAndResumeAtOneInstant(run);
+  await reachFirstPaidPeriod(run);
+  await probeGates(run, 'in the first paid period, one subscription cancelled at period end');
+  await endPeriodWhileWebhookIsDown(run);
+  await runOutOfGraceThenReplay(run);
+  await probeGates(run, 'after renewal, expiry and suspension, with the dead letters replayed');
+  return spendEveryUnit(run);
 }
