@@ -74,7 +74,7 @@ describe('the Business page', () => {
       expect(html).toContain(`<canvas id="chart-${id}" role="img" aria-label="Chart: `);
     }
     // One bucket (today): one trial started, one subscriber, 1.000 TND for the pass.
-    expect(cellsOf(html, 'growth')).toEqual([[expect.any(String), '0', '1', '0']]);
+    expect(cellsOf(html, 'growth')).toEqual([[expect.any(String), '1', '0', '0']]);
     expect(cellsOf(html, 'active')[0]?.[1]).toBe('1');
     expect(cellsOf(html, 'collected')[0]?.[1]).toMatch(/^TND\s?1\.000$/);
     // The data for the charts, as JSON the page's own script reads; Chart.js from the shop itself.
@@ -340,7 +340,7 @@ describe('the Business page', () => {
       new Date(today),
     );
     const number = new Intl.NumberFormat('ar');
-    expect(cellsOf(arabic, 'growth')[0]).toEqual([day, ...[0, 1, 0].map((n) => number.format(n))]);
+    expect(cellsOf(arabic, 'growth')[0]).toEqual([day, ...[1, 0, 0].map((n) => number.format(n))]);
     expect(figuresOf(arabic).churnRate?.value).toBe(percentIn('ar'));
     expect(figuresOf(arabic).activeSubscribers?.value).toBe(number.format(1));
     expect(figuresOf(arabic).recurringRevenue?.words).toBe('الفترة السابقة: لا بيانات.');
