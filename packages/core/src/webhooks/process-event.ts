@@ -9,7 +9,7 @@ import type { Entitlement, EntitlementKey } from '../schemas/entitlement.js';
 import { isPaymentEvent, type PaymentWebhookEvent, type WebhookEvent } from '../schemas/webhook-event.js';
 import { checkLine, readLine } from './line-check.js';
 import { UNMATCHED_RETRY_SECONDS } from './webhook-answers.js';
-import { type HeldUntilCommit, holdingPayments, type WebhookContext } from './webhook-context.js';
+import { type DeferredUntilCommit, deferringPayments, type WebhookContext } from './webhook-context.js';
 import { appliedTo, logProcessed, webhookHistoryEntry } from './webhook-history.js';
 
 /**
@@ -36,8 +36,8 @@ export async function processClaimedEvent(
 ): Promise<HttpAnswer> {
   // The payment is counted once its claim is completed: an attempt whose listener or completion
   // failed is processed again, and counts then.
-  const held: Pick<HeldUntilCommit, 'payments'> = { payments: [] };
-  const counters = holdingPayments(context.counters, held);
+  const deferred: Pick<DeferredUntilCommit, 'payments'> = { payments: [] };
+  const counters = deferringPayments(context.counters, deferred);
   const holding = counters === context.counters ? context : { ...context, counters };
   const decided = await decideClaimedEvent(holding, event, key);
   await decided.listen?.();
@@ -46,7 +46,7 @@ export async function processClaimedEvent(
     return decided.answer;
   }
   await context.ledger.complete(key, token);
-  for (const [status, offerUid] of held.payments) context.counters.payment(status, offerUid);
+  for (const [status, offerUid] of deferred.payments) context.counters.payment(status, offerUid);
   return decided.answer;
 }
 

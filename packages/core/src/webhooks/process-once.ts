@@ -4,7 +4,7 @@ import { isLineStore } from '../store/line-store.js';
 import type { DuplicateEntry, OnceStore } from '../store/once-store.js';
 import { type DecidedEvent, decideClaimedEvent } from './process-event.js';
 import { IN_PROGRESS_RETRY_SECONDS } from './webhook-answers.js';
-import { boundTo, type HeldUntilCommit, type WebhookContext } from './webhook-context.js';
+import { boundTo, type DeferredUntilCommit, type WebhookContext } from './webhook-context.js';
 
 /**
  * The one-transaction path (store/once-store.ts): the claim, the decision and every write of the
@@ -19,13 +19,13 @@ export async function processOnce(
   key: string,
 ): Promise<HttpAnswer> {
   const { answers, counters } = context;
-  let held: HeldUntilCommit = { facts: [], payments: [] };
+  let deferred: DeferredUntilCommit = { facts: [], payments: [] };
   const result = await once.applyOnce<DecidedEvent>(
     key,
     async (tx) => {
-      held = { facts: [], payments: [] };
-      const decided = await decideClaimedEvent(boundTo(context, tx, held), event, key);
-      const { facts } = held;
+      deferred = { facts: [], payments: [] };
+      const decided = await decideClaimedEvent(boundTo(context, tx, deferred), event, key);
+      const { facts } = deferred;
       const kept = context.keepsMetrics && facts.length > 0 ? { facts } : {};
       return { keep: decided.keep, value: decided, target: decided.target, ...kept };
     },
@@ -39,8 +39,8 @@ export async function processOnce(
   if (result.status === 'in_progress')
     return answers.answerWith('deferred', 'in_progress', IN_PROGRESS_RETRY_SECONDS);
   if (result.status === 'applied') {
-    counters.facts(context.keepsMetrics ? (result.counted ?? []) : held.facts);
-    for (const [status, offerUid] of held.payments) counters.payment(status, offerUid);
+    counters.facts(context.keepsMetrics ? (result.counted ?? []) : deferred.facts);
+    for (const [status, offerUid] of deferred.payments) counters.payment(status, offerUid);
   }
   const { listen, answer } = result.value;
   if (listen !== undefined) {

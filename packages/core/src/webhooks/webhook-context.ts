@@ -74,8 +74,8 @@ export interface LineCheckOptions {
   readonly subscriptions: Pick<SubscriptionsApi, 'cancel' | 'retrieve'> | undefined;
 }
 
-/** What a delivery in a transaction holds back until the commit: its facts and payments to count. */
-export interface HeldUntilCommit {
+/** What a delivery in a transaction defers until the commit: its facts and payments to count. */
+export interface DeferredUntilCommit {
   facts: MetricEntry[];
   payments: ['succeeded' | 'failed', string | undefined][];
 }
@@ -83,14 +83,14 @@ export interface HeldUntilCommit {
 /**
  * The context of one delivery whose writes go to `tx` (the store bound to the event's
  * transaction), recording history as the handler's context does. Its facts and the payments it
- * would count are put in `held`: the facts are written with the transaction's last statement
+ * would count are put in `deferred`: the facts are written with the transaction's last statement
  * (OnceWork.facts), and both are counted after the commit, so that a rolled-back attempt counts
  * nothing.
  */
 export function boundTo(
   context: WebhookContext,
   tx: WebhookContext['store'],
-  held: HeldUntilCommit,
+  deferred: DeferredUntilCommit,
 ): WebhookContext {
   return {
     ...context,
@@ -100,22 +100,22 @@ export function boundTo(
     recordFacts:
       context.recordFacts &&
       (async (entries) => {
-        held.facts.push(...entries);
+        deferred.facts.push(...entries);
       }),
-    counters: holdingPayments(context.counters, held),
+    counters: deferringPayments(context.counters, deferred),
   };
 }
 
-/** The counters with their payment count put in `held`, to be counted once what counted it is kept. */
-export function holdingPayments(
+/** The counters with their payment count put in `deferred`, to be counted once what counted it is kept. */
+export function deferringPayments(
   counters: WebhookContext['counters'],
-  held: Pick<HeldUntilCommit, 'payments'>,
+  deferred: Pick<DeferredUntilCommit, 'payments'>,
 ): WebhookContext['counters'] {
   if (!counters.enabled) return counters;
   return {
     ...counters,
     payment: (status, offerUid) => {
-      held.payments.push([status, offerUid]);
+      deferred.payments.push([status, offerUid]);
     },
   };
 }
