@@ -1,5 +1,5 @@
 import { lifecyclesTable } from './lifecycles-table.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 
 /** The history of every decision and the business view: daily totals, their keys, lifecycles. Steps 7, 8, 12, 14, 15 (migrations.ts runs every step in version order). */
 export const BUSINESS_MIGRATIONS: readonly Migration[] = [

@@ -1,4 +1,4 @@
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 
 /** The entitlements, their facts (payments, units) and phone lines, and the event ledger. Steps 1, 3, 5, 9, 10, 13 (migrations.ts runs every step in version order). */
 export const ENTITLEMENT_MIGRATIONS: readonly Migration[] = [

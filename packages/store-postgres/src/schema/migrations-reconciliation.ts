@@ -1,5 +1,5 @@
 import { DEADLINE_PENDING, HEARD_IF_LIVE } from './due-index-keys.js';
-import type { Migration } from './migrations.js';
+import type { Migration } from './migration.js';
 
 /** Reconciliation's bookkeeping: the due listing, pending payments and the locks under a lease. Steps 2, 4, 6, 11 (migrations.ts runs every step in version order). */
 export const RECONCILIATION_MIGRATIONS: readonly Migration[] = [
