@@ -57,48 +57,76 @@ export function oneStatement(parts: readonly Part[]): string {
   return `WITH ${ctes.join(',\n')} ${answer}`;
 }
 
+/** A part before its numbering: its kind, its values, and its SQL given their placeholders. */
+interface PendingPart {
+  kind: string;
+  values: readonly unknown[];
+  sql: ($: readonly string[]) => string;
+  ctes?: true;
+}
+
 /**
  * The event's last statement: the key's target (when the event was applied to an entitlement),
  * then every deferred write, the derived columns of the subscribers whose lifecycle records the
  * event merged, and the work's facts, as data-modifying CTEs of one statement. Undefined when
- * there is nothing to write. Each value is numbered as it is added (SqlParams), so the parts'
- * SQL is never rewritten; a shape (which parts, in which order) always gives the same text, so
- * that it is prepared once per connection.
+ * there is nothing to write. Each part's values are numbered as they are added (SqlParams) and
+ * its SQL written with the placeholders they got, so no SQL is ever rewritten. The text of a
+ * shape (which parts, how many values each, in which order) is made once and kept: the same text
+ * every time, prepared once per connection, and not rebuilt (nor hashed again) per event.
  */
 export function deferredStatements(t: TableNames) {
+  const texts = new Map<string, string>();
+  const textOf = (parts: readonly PendingPart[]): string => {
+    const shape = parts.map((part) => `${part.kind}:${part.values.length}`).join(',');
+    const known = texts.get(shape);
+    if (known !== undefined) return known;
+    const numbering = new SqlParams();
+    const text = oneStatement(
+      parts.map((part) => ({
+        sql: part.sql(numbering.addAll(part.values)),
+        ...(part.ctes && { ctes: true }),
+      })),
+    );
+    texts.set(shape, text);
+    return text;
+  };
+
   return function deferredStatement(
     target: KeyTarget | undefined,
     writes: DeferredWrites,
     facts: readonly MetricEntry[],
     lifecycles: readonly SubscriptionLifecycle[] = [],
   ): Statement | undefined {
-    const params = new SqlParams();
-    const parts: Part[] = [];
-    if (target !== undefined) {
-      const [hash, accountKey, productUid] = params.addAll([
-        target.hash,
-        target.accountKey,
-        target.productUid,
-      ]);
+    const parts: PendingPart[] = [];
+    if (target !== undefined)
       parts.push({
-        sql: `UPDATE ${t.events} SET account_key = ${accountKey}, product_uid = ${productUid} WHERE key_hash = decode(${hash}, 'hex')`,
+        kind: 'target',
+        values: [target.hash, target.accountKey, target.productUid],
+        sql: ([hash, accountKey, productUid]) =>
+          `UPDATE ${t.events} SET account_key = ${accountKey}, product_uid = ${productUid} WHERE key_hash = decode(${hash}, 'hex')`,
       });
-    }
     for (const entry of writes.history)
-      parts.push({ sql: appendHistorySql(t, params.addAll(historyParams(entry))) });
+      parts.push({ kind: 'history', values: historyParams(entry), sql: ($) => appendHistorySql(t, $) });
     for (const { paymentUid, ending } of writes.payments) {
-      if (ending === undefined) parts.push({ sql: removePendingSql(t, params.addAll([paymentUid])) });
+      if (ending === undefined)
+        parts.push({ kind: 'forget', values: [paymentUid], sql: ($) => removePendingSql(t, $) });
       else {
         const { status, failureCode, at, subscriberUid } = ending;
         const values = [paymentUid, status, failureCode ?? null, at, subscriberUid ?? null];
-        parts.push({ sql: endPendingSql(t, params.addAll(values)) });
+        parts.push({ kind: 'end', values, sql: ($) => endPendingSql(t, $) });
       }
     }
     // The columns the lifecycle records the event merged (apply-once.ts) make their subscribers'.
     if (lifecycles.length > 0)
-      parts.push({ sql: deriveSubscribersSql(t, params.addAll(subscriberArrays(lifecycles))) });
+      parts.push({
+        kind: 'lifecycles',
+        values: subscriberArrays(lifecycles),
+        sql: ($) => deriveSubscribersSql(t, $),
+      });
     if (facts.length > 0)
-      parts.push({ sql: recordFactsCtes(t, params.addAll(factArrays(facts))), ctes: true });
-    return parts.length === 0 ? undefined : { sql: oneStatement(parts), params: params.values };
+      parts.push({ kind: 'facts', values: factArrays(facts), sql: ($) => recordFactsCtes(t, $), ctes: true });
+    if (parts.length === 0) return undefined;
+    // The values in the order of the parts, as textOf numbered them.
+    return { sql: textOf(parts), params: parts.flatMap((part) => part.values) };
   };
 }
