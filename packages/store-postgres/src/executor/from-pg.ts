@@ -1,4 +1,4 @@
-import { type CheckedClient, verifiedBatches } from './pg-batch-check.js';
+import { type CheckedClient, settledBatches, verifiedBatches } from './pg-batch-check.js';
 import { batchable, type PgBatchClient, type PgBatches, type PgQueryConfig } from './pg-batches.js';
 import type { SqlExecutor, SqlResult, SqlTransaction } from './sql-executor.js';
 import { statementName } from './statement-names.js';
@@ -143,6 +143,8 @@ async function connectForTransaction(
   pool: PgPoolLike,
 ): Promise<{ client: PgClientLike; batch: PgBatches | undefined }> {
   const client = await pool.connect();
+  const settled = settledBatches(client as unknown as CheckedClient);
+  if (settled !== undefined) return { client, batch: settled || undefined };
   // A connection that dies between the check's statements emits 'error' on the client: kept from
   // crashing the process; the statement after it fails, and the check with it.
   const ignore = () => {};

@@ -79,6 +79,8 @@ export async function checkBatches(client: CheckedClient, batches: PgBatches): P
 
 /** The verdicts known, per batches (one per copy of pg in the process: batchesOf keeps one per Query class). */
 const verdicts = new WeakMap<PgBatches, Promise<BatchVerdict>>();
+/** The verdicts reached, to read without waiting: every transaction after the first asks. */
+const settled = new WeakMap<PgBatches, 'behaves' | 'differs'>();
 /** Checks that ended without a verdict (the connection failed, or a step failed otherwise), per batches. */
 const unknowns = new WeakMap<PgBatches, number>();
 /** After this many, the batches are taken to differ: a check that never ends cleanly must not churn connections forever. */
@@ -94,9 +96,21 @@ async function checkAndKeep(client: CheckedClient, batches: PgBatches): Promise<
   });
   verdicts.set(batches, checking);
   const verdict = await checking;
+  if (verdict !== 'unknown') settled.set(batches, verdict);
   // A connection that failed says little about pg: the next transaction checks again.
   if (verdict === 'unknown' && verdicts.get(batches) === checking) verdicts.delete(batches);
   return verdict;
+}
+
+/**
+ * The batches of this client's pg once its check passed, `false` once it failed, undefined while
+ * it has not ended (or the client cannot take a batch): the executor's path with nothing to wait for.
+ */
+export function settledBatches(client: CheckedClient): PgBatches | false | undefined {
+  const batches = batchesOf(client);
+  if (batches === undefined) return false;
+  const verdict = settled.get(batches);
+  return verdict === undefined ? undefined : verdict === 'behaves' && batches;
 }
 
 /**
