@@ -66,10 +66,10 @@ export function floorStatements(schema: string) {
       ), first_seen AS (
         SELECT DISTINCT ON (key) input.* FROM input JOIN fresh USING (key) ORDER BY key, n
       ), totals AS (
-        INSERT INTO ${table('metric_days')} AS d (day, offer_uid, product_uid, kind, currency, count, amount, live)
-        SELECT day, offer_uid, product_uid, kind, currency, sum(count), sum(amount), sum(live)
+        INSERT INTO ${table('metric_days')} AS d (day, offer_uid, product_uid, kind, currency, detail, count, amount, live)
+        SELECT day, offer_uid, product_uid, kind, currency, '', sum(count), sum(amount), sum(live)
         FROM first_seen GROUP BY day, offer_uid, product_uid, kind, currency
-        ON CONFLICT (day, offer_uid, product_uid, kind, currency) DO UPDATE SET
+        ON CONFLICT (day, offer_uid, product_uid, kind, currency, detail) DO UPDATE SET
           count = d.count + excluded.count, amount = d.amount + excluded.amount, live = d.live + excluded.live
       )
       SELECT key FROM fresh`;

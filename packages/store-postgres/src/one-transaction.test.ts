@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStore } from './connect/create-sql-store.js';
 import { fromPg } from './executor/from-pg.js';
 import { fromPglite } from './executor/from-pglite.js';
-import { loadPgBatches } from './executor/pg-batches.js';
 import type { SqlExecutor } from './executor/sql-executor.js';
 import { DATABASE_URL, type TestDatabase, testDatabase, uniqueSchema } from './test-support/database.js';
 import { eventStream, offers, SECRET, signed } from './test-support/event-stream.js';
+import { PG_VERSIONS } from './test-support/pg-versions.js';
 import { openPglite } from './test-support/pglite.js';
 
 // What a delivery costs the database, counted where the store meets the driver: a statement run
@@ -126,21 +126,21 @@ async function expectOneEach(deliver: Awaited<ReturnType<typeof costs>>['deliver
   expect(applied).toBeGreaterThanOrEqual(5);
 }
 
-describe.skipIf(!DATABASE_URL)('on PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(() => {
-    database = testDatabase('one_transaction');
-  });
-  afterAll(() => database?.drop());
+for (const version of PG_VERSIONS)
+  describe.skipIf(!DATABASE_URL)(`on PostgreSQL, ${version.label}`, () => {
+    let database: TestDatabase;
+    beforeAll(() => {
+      database = testDatabase('one_transaction', {}, version.pg);
+    });
+    afterAll(() => database?.drop());
 
-  it('a new event costs one transaction and a duplicate one statement', async () => {
-    const trips = roundTripsOf(database.pool);
-    const executor = fromPg(database.pool);
-    await loadPgBatches();
-    const { deliver } = await costs(executor, database.schema, trips);
-    await expectOneEach(deliver);
+    it('a new event costs one transaction and a duplicate one statement', async () => {
+      const trips = roundTripsOf(database.pool);
+      const executor = fromPg(database.pool);
+      const { deliver } = await costs(executor, database.schema, trips);
+      await expectOneEach(deliver);
+    });
   });
-});
 
 describe('on PGlite', () => {
   let db: PGlite;

@@ -52,56 +52,69 @@ export async function runStoreCli(
     print(`dcbkit-store: ${(error as Error).message}`);
     return 2;
   }
-  const dryRun = values['dry-run'] === true;
   try {
     if (command === 'migrate') {
       print(JSON.stringify(await sqlStore.migrate()));
       return 0;
     }
-    // A dry run changes nothing, the schema included: it reads the tables as they are.
-    if (!dryRun) await sqlStore.migrate();
-    const offersFile = values.offers ?? env.DCB_OFFERS_FILE;
-    if (!offersFile) {
-      print(`dcbkit-store reconcile: pass --offers <file> or set DCB_OFFERS_FILE.\n${USAGE}`);
-      return 2;
-    }
-    const offers = defineOffers(JSON.parse(await readFile(offersFile, 'utf8')));
-    const client = createClient(configFromEnv(env).client);
-    // Nothing to keep apart from a running reconciler when nothing is written.
-    const release = dryRun ? async () => {} : await sqlStore.store.tryLock(RECONCILE_LOCK);
-    if (release === undefined) {
-      print('dcbkit-store reconcile: another instance is reconciling; nothing done.');
-      return 1;
-    }
-    try {
-      const hours = values['max-age-hours'] === undefined ? 168 : Number(values['max-age-hours']);
-      const report = await reconcile({
-        client,
-        store: sqlStore.store,
-        offers,
-        maxAgeMs: hours * 3_600_000,
-        dryRun,
-      });
-      print(
-        JSON.stringify(
-          {
-            ...(dryRun ? { dryRun: true } : {}),
-            ...report,
-            failures: report.failures.map(({ error: _error, ...rest }) => rest),
-          },
-          null,
-          2,
-        ),
-      );
-      return report.failures.length === 0 ? 0 : 1;
-    } finally {
-      await release();
-    }
+    return await reconcileOnce(sqlStore, values, env, print);
   } catch (error) {
     print(`dcbkit-store ${command}: ${(error as Error).message}`);
     return 2;
   } finally {
     await sqlStore.close();
+  }
+}
+
+/**
+ * `reconcile`: one reconciliation under the reconciler's lock (none on a dry run, which writes
+ * nothing, not even a migration). Resolves to the exit code.
+ */
+async function reconcileOnce(
+  sqlStore: SqlStore,
+  values: ReturnType<typeof parse>['values'],
+  env: Env,
+  print: (line: string) => void,
+): Promise<number> {
+  const dryRun = values['dry-run'] === true;
+  // A dry run changes nothing, the schema included: it reads the tables as they are.
+  if (!dryRun) await sqlStore.migrate();
+  const offersFile = values.offers ?? env.DCB_OFFERS_FILE;
+  if (!offersFile) {
+    print(`dcbkit-store reconcile: pass --offers <file> or set DCB_OFFERS_FILE.\n${USAGE}`);
+    return 2;
+  }
+  const offers = defineOffers(JSON.parse(await readFile(offersFile, 'utf8')));
+  const client = createClient(configFromEnv(env).client);
+  // Nothing to keep apart from a running reconciler when nothing is written.
+  const release = dryRun ? async () => {} : await sqlStore.store.tryLock(RECONCILE_LOCK);
+  if (release === undefined) {
+    print('dcbkit-store reconcile: another instance is reconciling; nothing done.');
+    return 1;
+  }
+  try {
+    const hours = values['max-age-hours'] === undefined ? 168 : Number(values['max-age-hours']);
+    const report = await reconcile({
+      client,
+      store: sqlStore.store,
+      offers,
+      maxAgeMs: hours * 3_600_000,
+      dryRun,
+    });
+    print(
+      JSON.stringify(
+        {
+          ...(dryRun ? { dryRun: true } : {}),
+          ...report,
+          failures: report.failures.map(({ error: _error, ...rest }) => rest),
+        },
+        null,
+        2,
+      ),
+    );
+    return report.failures.length === 0 ? 0 : 1;
+  } finally {
+    await release();
   }
 }
 

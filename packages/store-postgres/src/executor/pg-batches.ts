@@ -51,9 +51,9 @@ function writeUnnamed(connection: PgConnection, text: string): void {
  * `pipeline` mode gives every query its own Sync, which would run the statement outside a
  * transaction when `BEGIN` failed; and a pool the app owns cannot be switched to it.)
  *
- * Built on pg's public Query class and Connection messages, the way pg-cursor is; the executor
- * uses a batch only on a client that has them (`batchable`) and otherwise sends the statements
- * one by one, as before.
+ * Built on pg's Query class and Connection messages, the way pg-cursor is: neither is a promise of
+ * pg's peer range, so the executor uses batches only once a self-check on a real connection found
+ * them behaving (pg-batch-check.ts), and otherwise sends the statements one by one.
  */
 export function pgBatches(Query: QueryClass) {
   /** BEGIN, then the statement: BEGIN's CommandComplete is not the statement's result. */
@@ -141,17 +141,21 @@ export function batchable(client: PgBatchClient, config?: PgQueryConfig): boolea
   return config?.name === undefined || connection.parsedStatements[config.name] === config.text;
 }
 
-let loaded: Promise<PgBatches | undefined> | undefined;
+const made = new WeakMap<QueryClass, PgBatches>();
 
-/** pg's Query class, loaded once; undefined when pg cannot be loaded (the executor then sends one by one). */
-export function loadPgBatches(): Promise<PgBatches | undefined> {
-  loaded ??= import('pg').then(
-    (module) => {
-      const exported = module as unknown as { Query?: QueryClass; default?: { Query?: QueryClass } };
-      const Query = exported.Query ?? exported.default?.Query;
-      return typeof Query === 'function' ? pgBatches(Query) : undefined;
-    },
-    () => undefined,
-  );
-  return loaded;
+/**
+ * The batches of this client's own pg: built on the Query class its Client carries
+ * (`Client.Query`, as pg's index exports it), so that a pool made with another copy of pg than
+ * the one this package would import still gets batches of its own version. Undefined when the
+ * client cannot take a batch (`batchable`) or carries no Query class: the executor then sends one
+ * statement a round trip.
+ */
+export function batchesOf(client: PgBatchClient): PgBatches | undefined {
+  const Query = (client.constructor as { Query?: unknown } | undefined)?.Query;
+  if (typeof Query !== 'function' || !batchable(client)) return undefined;
+  const known = made.get(Query as QueryClass);
+  if (known !== undefined) return known;
+  const batches = pgBatches(Query as QueryClass);
+  made.set(Query as QueryClass, batches);
+  return batches;
 }

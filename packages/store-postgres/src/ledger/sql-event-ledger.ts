@@ -24,25 +24,15 @@ export interface SqlEventLedger extends EventLedger {
   prune(): Promise<number>;
 }
 
-/**
- * An EventLedger on one PostgreSQL table. Every write is one statement, atomic on its own: the
- * primary key decides which of several concurrent claims (from any instance) is new, a lapsed
- * claim is taken over by one conditional UPDATE, and the database's clock (not the instances',
- * which may disagree) dates the leases.
- */
-export function sqlEventLedger(
-  executor: SqlExecutor,
-  names: TableNames,
-  options: ResolvedLedgerOptions,
-): SqlEventLedger {
-  const t = names.events;
+/** The ledger's SQL on its table `t` (the events table). */
+function ledgerStatements(t: string, durableLedger: boolean) {
   // The ledger's own writes commit without waiting for the disk (synchronous_commit off, for that
   // statement's transaction only; set_config(..., true) is SET LOCAL). Safe because the ledger
   // only ever saves work: a claim or completion lost in a database crash lets a redelivery apply
   // the event again, which core's rules make a no-op, and WAL order keeps the entitlement commit
   // (synchronous) ahead of the completion that follows it. The entitlement write, what the 2xx
   // promises, always waits for the disk. `durableLedger: true` makes these wait too.
-  const asyncCommit = options.durableLedger
+  const asyncCommit = durableLedger
     ? '(SELECT 1) AS sync_commit'
     : "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
   const lease = `now() + $3::integer * interval '1 millisecond'`;
@@ -78,42 +68,74 @@ export function sqlEventLedger(
       WHERE state = 'in_progress' AND lease_until < ${retention} LIMIT ${PRUNE_BATCH}) RETURNING 1`,
   ];
 
+  return { claimSql, stateSql, takeOverSql, completeSql, releaseSql, pruneSql };
+}
+
+type LedgerStatements = ReturnType<typeof ledgerStatements>;
+
+/** Claims `key`: new (with a token), or seen (completed, or held by a lease still running). */
+async function claimKey(
+  executor: SqlExecutor,
+  { claimSql, stateSql, takeOverSql }: LedgerStatements,
+  key: string,
+  leaseMs: number,
+): Promise<Claim> {
+  const hash = keyHash(key);
+  const token = randomUUID();
+  for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+    const inserted = await executor.query(claimSql, [hash, key, leaseMs, token]);
+    if (inserted.rows.length === 1) return { status: 'new', token };
+    const { rows } = await executor.query<{ state: string; lapsed: boolean }>(stateSql, [hash]);
+    const row = rows[0];
+    if (row?.state === 'completed') return DUPLICATE;
+    if (row?.state === 'in_progress' && !row.lapsed) return IN_PROGRESS;
+    if (row?.state === 'in_progress') {
+      const takenOver = await executor.query(takeOverSql, [hash, leaseMs, token]);
+      if (takenOver.rows.length === 1) return { status: 'new', token };
+    }
+    // Released (or taken over, or completed) meanwhile: look again.
+  }
+  // Claimed and released over and over meanwhile: someone is working on it; the service retries.
+  return IN_PROGRESS;
+}
+
+/** Deletes what is past `retentionMs`, statement by statement, a batch at a time; answers how many rows went. */
+async function pruneOld(
+  executor: SqlExecutor,
+  pruneSql: readonly string[],
+  retentionMs: number,
+): Promise<number> {
+  let deleted = 0;
+  for (const sql of pruneSql) {
+    for (let batch = 0; batch < MAX_PRUNE_BATCHES; batch++) {
+      const { rows } = await executor.query(sql, [retentionMs]);
+      deleted += rows.length;
+      if (rows.length < PRUNE_BATCH) break;
+    }
+  }
+  return deleted;
+}
+
+/**
+ * An EventLedger on one PostgreSQL table. Every write is one statement, atomic on its own: the
+ * primary key decides which of several concurrent claims (from any instance) is new, a lapsed
+ * claim is taken over by one conditional UPDATE, and the database's clock (not the instances',
+ * which may disagree) dates the leases.
+ */
+export function sqlEventLedger(
+  executor: SqlExecutor,
+  names: TableNames,
+  options: ResolvedLedgerOptions,
+): SqlEventLedger {
+  const sql = ledgerStatements(names.events, options.durableLedger);
   return {
-    async claim(key: string): Promise<Claim> {
-      const hash = keyHash(key);
-      const token = randomUUID();
-      for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-        const inserted = await executor.query(claimSql, [hash, key, options.leaseMs, token]);
-        if (inserted.rows.length === 1) return { status: 'new', token };
-        const { rows } = await executor.query<{ state: string; lapsed: boolean }>(stateSql, [hash]);
-        const row = rows[0];
-        if (row?.state === 'completed') return DUPLICATE;
-        if (row?.state === 'in_progress' && !row.lapsed) return IN_PROGRESS;
-        if (row?.state === 'in_progress') {
-          const takenOver = await executor.query(takeOverSql, [hash, options.leaseMs, token]);
-          if (takenOver.rows.length === 1) return { status: 'new', token };
-        }
-        // Released (or taken over, or completed) meanwhile: look again.
-      }
-      // Claimed and released over and over meanwhile: someone is working on it; the service retries.
-      return IN_PROGRESS;
-    },
+    claim: (key: string) => claimKey(executor, sql, key, options.leaseMs),
     async complete(key: string, token: ClaimToken): Promise<void> {
-      await executor.query(completeSql, [keyHash(key), key, String(token)]);
+      await executor.query(sql.completeSql, [keyHash(key), key, String(token)]);
     },
     async release(key: string, token: ClaimToken): Promise<void> {
-      await executor.query(releaseSql, [keyHash(key), String(token)]);
+      await executor.query(sql.releaseSql, [keyHash(key), String(token)]);
     },
-    async prune(): Promise<number> {
-      let deleted = 0;
-      for (const sql of pruneSql) {
-        for (let batch = 0; batch < MAX_PRUNE_BATCHES; batch++) {
-          const { rows } = await executor.query(sql, [options.retentionMs]);
-          deleted += rows.length;
-          if (rows.length < PRUNE_BATCH) break;
-        }
-      }
-      return deleted;
-    },
+    prune: () => pruneOld(executor, sql.pruneSql, options.retentionMs),
   };
 }

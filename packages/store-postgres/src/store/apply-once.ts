@@ -8,7 +8,7 @@ import type {
   OnceWork,
 } from '@dcbkit/core/store';
 import { lifecyclesOfFacts } from '@dcbkit/core/store';
-import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
+import type { SqlExecutor, SqlQueryable, SqlTransaction } from '../executor/sql-executor.js';
 import { keyHash } from '../ledger/key-hash.js';
 import type { TableNames } from '../schema/table-names.js';
 import { deferredStatements, noDeferredWrites } from './deferred-writes.js';
@@ -41,18 +41,8 @@ class RollBack<T> {
   constructor(readonly result: OnceResult<T>) {}
 }
 
-/**
- * core's OnceStore on the ledger's table: the claim is the transaction's first statement, so that
- * a second copy's claim of the key waits on this transaction (the primary key's rule) and then
- * finds it committed or rolled back. The key is inserted as completed: it is only ever seen
- * committed together with what the event wrote.
- */
-export function onceMethods(
-  executor: SqlExecutor,
-  t: TableNames,
-  sql: StoreStatements,
-  ledger: EventLedger,
-): OnceStore<SqlEntitlementStore> {
+/** The once path's own SQL: the claim, the take-over of a lapsed two-phase claim, the reopen. */
+function onceStatements(t: TableNames) {
   const hashParam = `decode($1, 'hex')`;
   const units = (e: string) => `CASE WHEN ${e}.data->>'type' = 'CONSUMABLE' THEN GREATEST(0,
       COALESCE((${e}.data->>'unitsBought')::int, 0) - COALESCE((${e}.data->>'unitsUsed')::int, 0)) END`;
@@ -87,29 +77,108 @@ export function onceMethods(
   const takeOverSql = `UPDATE ${t.events} SET state = 'completed', lease_until = NULL, completed_at = now(),
       claim_token = $2
     WHERE key_hash = ${hashParam} AND state = 'in_progress' AND lease_until <= now() RETURNING 1`;
-  const lastStatement = deferredStatements(t, sql);
   const reopenSql = `DELETE FROM ${t.events} WHERE key_hash = ${hashParam} AND claim_token IS NOT DISTINCT FROM $2`;
+  return { claimSql, takeOverSql, reopenSql };
+}
 
-  async function claim(
-    tx: SqlQueryable,
-    hash: string,
-    key: string,
-    token: string,
-    params: unknown[],
-  ): Promise<'new' | 'duplicate' | 'in_progress'> {
-    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
-      const { rows } = await tx.query<ClaimRow>(claimSql, [hash, key, ...params]);
-      const row = rows[0];
-      if (row?.claimed) return 'new';
-      if (row?.state === 'completed') return 'duplicate';
-      if (row?.state === 'in_progress') {
-        if (!row.lapsed) return 'in_progress';
-        if ((await tx.query(takeOverSql, [hash, token])).rows.length === 1) return 'new';
-      }
-      // Neither the row nor a conflict: a copy's transaction committed or rolled back while this
-      // claim waited on it, after this statement's snapshot. The next statement sees which.
+type OnceStatements = ReturnType<typeof onceStatements>;
+
+/**
+ * The claim's parameters after the hash and the key ($3 to $10 of the claim): the SQL timeouts,
+ * the token, and what a copy's history entry needs.
+ */
+function claimParams(options: ApplyOnceOptions, token: string): unknown[] {
+  const { duplicate } = options;
+  return [
+    String(Math.max(1, Math.floor(options.timeoutMs * SQL_SHARE_OF_DEADLINE))),
+    token,
+    duplicate !== undefined,
+    duplicate?.eventName ?? null,
+    duplicate?.occurredAt ?? null,
+    duplicate?.paymentUid ?? null,
+    duplicate?.subscriptionUid ?? null,
+    options.line ?? null,
+  ];
+}
+
+/** Claims the key as the transaction's first statement: new, processed before, or held by a copy. */
+async function claimKey(
+  tx: SqlQueryable,
+  { claimSql, takeOverSql }: OnceStatements,
+  hash: string,
+  key: string,
+  token: string,
+  params: unknown[],
+): Promise<'new' | 'duplicate' | 'in_progress'> {
+  for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+    const { rows } = await tx.query<ClaimRow>(claimSql, [hash, key, ...params]);
+    const row = rows[0];
+    if (row?.claimed) return 'new';
+    if (row?.state === 'completed') return 'duplicate';
+    if (row?.state === 'in_progress') {
+      if (!row.lapsed) return 'in_progress';
+      if ((await tx.query(takeOverSql, [hash, token])).rows.length === 1) return 'new';
     }
-    return 'in_progress';
+    // Neither the row nor a conflict: a copy's transaction committed or rolled back while this
+    // claim waited on it, after this statement's snapshot. The next statement sees which.
+  }
+  return 'in_progress';
+}
+
+/** Sends the last statement, with COMMIT where the executor can (fromPg: one round trip for both); answers the facts' new keys. */
+async function sendLast(tx: SqlTransaction, last: { sql: string; params: unknown[] } | undefined) {
+  if (last === undefined) return [];
+  const { rows } = tx.commitWith
+    ? await tx.commitWith<{ key: string }>(last.sql, last.params)
+    : await tx.query<{ key: string }>(last.sql, last.params);
+  return rows.map((row) => row.key);
+}
+
+/**
+ * core's OnceStore on the ledger's table: the claim is the transaction's first statement, so that
+ * a second copy's claim of the key waits on this transaction (the primary key's rule) and then
+ * finds it committed or rolled back. The key is inserted as completed: it is only ever seen
+ * committed together with what the event wrote.
+ */
+export function onceMethods(
+  executor: SqlExecutor,
+  t: TableNames,
+  sql: StoreStatements,
+  ledger: EventLedger,
+): OnceStore<SqlEntitlementStore> {
+  const statements = onceStatements(t);
+  const lastStatement = deferredStatements(t);
+
+  /** The event in its transaction: claimed, worked, its last statement sent; or rolled back. */
+  async function applyIn<T>(
+    tx: SqlTransaction,
+    key: string,
+    work: (tx: SqlEntitlementStore) => Promise<OnceWork<T>>,
+    options: ApplyOnceOptions,
+  ): Promise<OnceResult<T>> {
+    // Computed here, while BEGIN is on its way (from-pg.ts), and the store while the claim is.
+    const hash = keyHash(key);
+    const token = randomUUID();
+    const claiming = claimKey(tx, statements, hash, key, token, claimParams(options, token));
+    const deferred = noDeferredWrites();
+    const store = storeInTransaction(tx, t, sql, deferred);
+    const claimed = await claiming;
+    // A copy's history entry was written by the claim: committed with it.
+    if (claimed === 'duplicate') return { status: 'duplicate' };
+    if (claimed === 'in_progress') throw new RollBack<T>({ status: 'in_progress' });
+    const done = await work(store);
+    if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
+    const target = done.target && { hash, ...done.target };
+    const facts = done.facts ?? [];
+    // A subscription's facts' lifecycle records, merged under their subscribers' locks: a
+    // statement of their own, whose locks the last statement's snapshot comes after (that
+    // one derives the subscribers' columns, deferred-writes.ts).
+    const lifecycles = lifecyclesOfFacts(facts);
+    if (lifecycles.length > 0) await tx.query(sql.lifecycles.record, lifecycleArrays(lifecycles));
+    // Nothing runs after it.
+    const fresh = await sendLast(tx, lastStatement(target, deferred, facts, lifecycles));
+    if (facts.length === 0) return { status: 'applied', value: done.value, token };
+    return { status: 'applied', value: done.value, token, counted: countedOf(facts, fresh) };
   }
 
   return {
@@ -119,55 +188,8 @@ export function onceMethods(
       work: (tx: SqlEntitlementStore) => Promise<OnceWork<T>>,
       options: ApplyOnceOptions,
     ): Promise<OnceResult<T>> {
-      const { duplicate } = options;
       try {
-        return await executor.transaction(async (tx): Promise<OnceResult<T>> => {
-          // Computed here, while BEGIN is on its way (from-pg.ts), and the store while the claim is.
-          const hash = keyHash(key);
-          const token = randomUUID();
-          const params = [
-            String(Math.max(1, Math.floor(options.timeoutMs * SQL_SHARE_OF_DEADLINE))),
-            token,
-            duplicate !== undefined,
-            duplicate?.eventName ?? null,
-            duplicate?.occurredAt ?? null,
-            duplicate?.paymentUid ?? null,
-            duplicate?.subscriptionUid ?? null,
-            options.line ?? null,
-          ];
-          const claiming = claim(tx, hash, key, token, params);
-          const deferred = noDeferredWrites();
-          const store = storeInTransaction(tx, t, sql, deferred);
-          const claimed = await claiming;
-          // A copy's history entry was written by the claim: committed with it.
-          if (claimed === 'duplicate') return { status: 'duplicate' };
-          if (claimed === 'in_progress') throw new RollBack<T>({ status: 'in_progress' });
-          const done = await work(store);
-          if (!done.keep) throw new RollBack<T>({ status: 'rolled_back', value: done.value });
-          const target = done.target && { hash, ...done.target };
-          const facts = done.facts ?? [];
-          // A subscription's facts' lifecycle records, merged under their subscribers' locks: a
-          // statement of their own, whose locks the last statement's snapshot comes after (that
-          // one derives the subscribers' columns, deferred-writes.ts).
-          const lifecycles = lifecyclesOfFacts(facts);
-          if (lifecycles.length > 0) await tx.query(sql.lifecycles.record, lifecycleArrays(lifecycles));
-          const last = lastStatement(target, deferred, facts, lifecycles);
-          // With COMMIT where the executor can (fromPg: one round trip for both); nothing runs after it.
-          const answered =
-            last === undefined
-              ? []
-              : (
-                  await (tx.commitWith
-                    ? tx.commitWith<{ key: string }>(last.sql, last.params)
-                    : tx.query<{ key: string }>(last.sql, last.params))
-                ).rows;
-          if (facts.length === 0) return { status: 'applied', value: done.value, token };
-          const counted = countedOf(
-            facts,
-            answered.map((row) => row.key),
-          );
-          return { status: 'applied', value: done.value, token, counted };
-        });
+        return await executor.transaction((tx) => applyIn(tx, key, work, options));
       } catch (error) {
         if (error instanceof RollBack) return error.result as OnceResult<T>;
         if ((error as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE)
@@ -176,7 +198,7 @@ export function onceMethods(
       }
     },
     async reopen(key: string, token: ClaimToken): Promise<void> {
-      await executor.query(reopenSql, [keyHash(key), String(token)]);
+      await executor.query(statements.reopenSql, [keyHash(key), String(token)]);
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { HistoryEntry, HistoryStore } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
+import { numbered } from './sql-params.js';
 
 interface HistoryRow {
   recorded_at: Date | string;
@@ -45,6 +46,9 @@ function entryOf(row: HistoryRow): HistoryEntry {
   };
 }
 
+/** How many values an entry has: one per column of HISTORY_COLUMNS. */
+const HISTORY_PARAMS = 15;
+
 /** An entry's values in the order of HISTORY_COLUMNS. */
 export function historyParams(entry: HistoryEntry): unknown[] {
   return [
@@ -66,11 +70,16 @@ export function historyParams(entry: HistoryEntry): unknown[] {
   ];
 }
 
+/** One entry's insert, its values at `$` (the placeholders of historyParams' values, in order). */
+export function appendHistorySql(t: TableNames, $: readonly string[]): string {
+  return `INSERT INTO ${t.history} (${HISTORY_COLUMNS})
+    VALUES (${$.join(', ')})`;
+}
+
 /** The history's SQL, built once per table names (storeStatements). */
 export function historyStatements(t: TableNames) {
   return {
-    append: `INSERT INTO ${t.history} (${HISTORY_COLUMNS})
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    append: appendHistorySql(t, numbered(HISTORY_PARAMS)),
     ofAccount: `SELECT ${HISTORY_COLUMNS} FROM ${t.history}
     WHERE account_key = $1 AND ($2::text IS NULL OR product_uid = $2) ORDER BY id DESC LIMIT $3`,
     recent: `SELECT ${HISTORY_COLUMNS} FROM ${t.history} ORDER BY id DESC LIMIT $1`,

@@ -9,6 +9,7 @@ import {
 import type { SqlExecutor, SqlQueryable } from '../executor/sql-executor.js';
 import { lifecyclesTable } from '../schema/lifecycles-table.js';
 import type { TableNames } from '../schema/table-names.js';
+import { numbered } from './sql-params.js';
 
 /**
  * Whether the incoming time of `name` wins over the held one, as core's mergeLifecycles decides:
@@ -28,6 +29,34 @@ const take = (name: string, columns: readonly string[], extra = '') =>
 
 /** A stored day or month (migration 15's generated columns) as core's `YYYY-MM-DD`. */
 const text = (column: string) => `to_char(${column}, 'YYYY-MM-DD')`;
+
+/**
+ * After the records (recordSql), in a statement whose snapshot is taken after their locks, so
+ * that it sees every committed record of these subscribers: what their rows make of each other,
+ * as core's subscribersOf (paid ones in order of their first charge, then of uid in code-unit
+ * order; a returning subscriber's when an earlier one had ended by its first charge; GREATEST
+ * ignores a null, hence the CASE). No WITH of its own: applyOnce sends it as a part of the event's
+ * last statement. `$` holds the placeholders of subscriberArrays' accounts and products.
+ */
+export function deriveSubscribersSql(t: TableNames, $: readonly string[]): string {
+  const table = lifecyclesTable(t);
+  const [accounts, products] = $;
+  return `UPDATE ${table} AS l SET cohort_month = d.cohort_month, cohort_offer_uid = d.cohort_offer_uid,
+      subscriber_first = d.subscriber_first, reactivation = d.reactivation
+    FROM (SELECT subscription_uid,
+        date_trunc('month', first_value(first_paid_at) OVER w AT TIME ZONE 'UTC')::date AS cohort_month,
+        first_value(offer_uid) OVER w AS cohort_offer_uid,
+        row_number() OVER w = 1 AS subscriber_first,
+        COALESCE(min(CASE WHEN ended_at IS NOT NULL THEN GREATEST(ended_at, first_paid_at) END)
+          OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= first_paid_at, false) AS reactivation
+      FROM ${table}
+      WHERE first_paid_at IS NOT NULL
+        AND (account_key, product_uid) IN (SELECT * FROM unnest(${accounts}::text[], ${products}::text[]))
+      WINDOW w AS (PARTITION BY account_key, product_uid ORDER BY first_paid_at, subscription_uid COLLATE "C")) AS d
+    WHERE l.subscription_uid = d.subscription_uid AND (l.cohort_month IS DISTINCT FROM d.cohort_month
+      OR l.cohort_offer_uid IS DISTINCT FROM d.cohort_offer_uid OR l.subscriber_first <> d.subscriber_first
+      OR l.reactivation <> d.reactivation)`;
+}
 
 /** The lifecycle SQL, built once per table names. */
 export function lifecycleStatements(t: TableNames) {
@@ -57,27 +86,7 @@ export function lifecycleStatements(t: TableNames) {
       ${take('trial_started', ['trial_started_at', 'trial_started_provisional'])},
       ${take('first_paid', ['first_paid_at', 'first_paid_provisional'])},
       ${take('ended', ['ended_at', 'ended_provisional', 'end_cause'], 'end_cause COLLATE "C"')}`;
-  // Then, in a statement whose snapshot is taken after the locks (so that it sees every committed
-  // record of these subscribers): what their rows make of each other, as core's subscribersOf
-  // (paid ones in order of their first charge, then of uid in code-unit order; a returning
-  // subscriber's when an earlier one had ended by its first charge; GREATEST ignores a null, hence
-  // the CASE). No WITH of its own: applyOnce sends it as a part of the event's last statement.
-  // $1 accounts, $2 products.
-  const derive = `UPDATE ${table} AS l SET cohort_month = d.cohort_month, cohort_offer_uid = d.cohort_offer_uid,
-      subscriber_first = d.subscriber_first, reactivation = d.reactivation
-    FROM (SELECT subscription_uid,
-        date_trunc('month', first_value(first_paid_at) OVER w AT TIME ZONE 'UTC')::date AS cohort_month,
-        first_value(offer_uid) OVER w AS cohort_offer_uid,
-        row_number() OVER w = 1 AS subscriber_first,
-        COALESCE(min(CASE WHEN ended_at IS NOT NULL THEN GREATEST(ended_at, first_paid_at) END)
-          OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) <= first_paid_at, false) AS reactivation
-      FROM ${table}
-      WHERE first_paid_at IS NOT NULL
-        AND (account_key, product_uid) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-      WINDOW w AS (PARTITION BY account_key, product_uid ORDER BY first_paid_at, subscription_uid COLLATE "C")) AS d
-    WHERE l.subscription_uid = d.subscription_uid AND (l.cohort_month IS DISTINCT FROM d.cohort_month
-      OR l.cohort_offer_uid IS DISTINCT FROM d.cohort_offer_uid OR l.subscriber_first <> d.subscriber_first
-      OR l.reactivation <> d.reactivation)`;
+  const derive = deriveSubscribersSql(t, numbered(2));
   // Each read groups by the stored days and months, then formats the few groups.
   // core's cohortCountsOf: $1, $2 the first days of the cohorts' months.
   const cohorts = `SELECT ${text('cohort_month')} AS cohort_month, cohort_offer_uid, product_uid,

@@ -1,6 +1,7 @@
 import { type MetricDay, type MetricEntry, type MetricsStore, utcDayOf } from '@dcbkit/core/store';
 import type { SqlExecutor } from '../executor/sql-executor.js';
 import type { TableNames } from '../schema/table-names.js';
+import { numbered } from './sql-params.js';
 
 interface DayRow {
   day: string;
@@ -18,16 +19,17 @@ interface DayRow {
  * The CTEs that record facts: the keys not yet known are inserted (a provisional fact's with its
  * day and totals, so that it can be moved), and only the facts whose key went in are added to their
  * day's totals; a provisional key met again by a fact that is not provisional is settled, its
- * totals moved to that fact's day. `fresh` holds the keys that were new. $1 to $11 are the arrays
- * of factArrays. Top-level CTEs, so that the one-transaction path can send them as part of its last
+ * totals moved to that fact's day. `fresh` holds the keys that were new. Top-level CTEs, so that the one-transaction path can send them as part of its last
  * statement (PostgreSQL takes data-modifying CTEs only at the top level). A key settled by another
  * instance at the same moment is skipped here: the UPDATE re-checks `day IS NOT NULL` once it has
- * the row's lock.
+ * the row's lock. `$` holds the placeholders of factArrays' eleven arrays, in order.
  */
-export function recordFactsCtes(t: TableNames): string {
+export function recordFactsCtes(t: TableNames, $: readonly string[]): string {
+  const [key, day, offer, product, kind, currency, count, amount, live, provisional, detail] = $;
   return `input AS (
-      SELECT * FROM unnest($1::text[], $2::date[], $3::text[], $4::text[], $5::text[], $6::text[],
-        $7::bigint[], $8::bigint[], $9::bigint[], $10::boolean[], $11::text[]) WITH ORDINALITY
+      SELECT * FROM unnest(${key}::text[], ${day}::date[], ${offer}::text[], ${product}::text[], ${kind}::text[],
+        ${currency}::text[], ${count}::bigint[], ${amount}::bigint[], ${live}::bigint[], ${provisional}::boolean[],
+        ${detail}::text[]) WITH ORDINALITY
         AS e(key, day, offer_uid, product_uid, kind, currency, count, amount, live, provisional, detail, n)
     ), fresh AS (
       INSERT INTO ${t.metricKeys} (key, day, offer_uid, product_uid, kind, currency, count, amount, live, detail)
@@ -64,6 +66,9 @@ export function recordFactsCtes(t: TableNames): string {
     )`;
 }
 
+/** How many arrays factArrays makes: one per column of a fact. */
+const FACT_ARRAYS = 11;
+
 /** The parameters of recordFactsCtes: one array per column. */
 export function factArrays(entries: readonly MetricEntry[]): unknown[] {
   return [
@@ -90,7 +95,7 @@ export function countedOf(entries: readonly MetricEntry[], fresh: Iterable<strin
 
 /** The business view's SQL, built once per table names (storeStatements). */
 export function metricsStatements(t: TableNames) {
-  const record = `WITH ${recordFactsCtes(t)}
+  const record = `WITH ${recordFactsCtes(t, numbered(FACT_ARRAYS))}
     SELECT key FROM fresh`;
   const days = `SELECT to_char(day, 'YYYY-MM-DD') AS day, offer_uid, product_uid, kind, currency, detail, count, amount, live
     FROM ${t.metricDays} WHERE day >= $1::date AND day < $2::date AND (count <> 0 OR amount <> 0 OR live <> 0)`;

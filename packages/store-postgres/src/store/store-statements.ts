@@ -4,12 +4,10 @@ import { duePageStatements } from './due-page.js';
 import { historyStatements } from './history-methods.js';
 import { lifecycleStatements } from './lifecycle-methods.js';
 import { metricsStatements } from './metrics-methods.js';
+import { pendingStatements } from './pending-statements.js';
 
-/** The SQL of the store, built once per table names. */
-const pendingColumns =
-  'payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, ended_status, ended_failure_code, ended_at, ended_subscriber_uid, shown';
-
-export function storeStatements(t: TableNames) {
+/** The entitlements' own SQL: read, lock, write (with their facts), listed by account, line, subscription or payment. */
+function entitlementStatements(t: TableNames) {
   const columns =
     'account_key, product_uid, subscription_uid, data, live_subscription, deadline_at, last_event_at';
   const key = 'account_key = $1 AND product_uid = $2';
@@ -37,15 +35,7 @@ export function storeStatements(t: TableNames) {
       SELECT $1::text, $2::text, $9::text WHERE $9::text IS NOT NULL AND EXISTS (SELECT 1 FROM written)
       ON CONFLICT DO NOTHING)
     SELECT 1 AS written FROM written`;
-  // The paging key, in JavaScript's string order (see list): a row comparison, which the indexes
-  // of the due listing check entry by entry.
-  const keyOrder = 'account_key COLLATE "C", product_uid COLLATE "C"';
-  const afterKey = `(${keyOrder}) > ($3::text, $4::text)`;
   return {
-    ...duePageStatements(t),
-    history: historyStatements(t),
-    metrics: metricsStatements(t),
-    lifecycles: lifecycleStatements(t),
     get: `SELECT data FROM ${t.entitlements} WHERE ${key}`,
     // One row even when the entitlement is missing, and one snapshot for the record, its version
     // and the facts: the optimistic path decides on all three with one round trip.
@@ -77,13 +67,24 @@ export function storeStatements(t: TableNames) {
     ),
     // Under the lock taken by `lock`: nobody can have written since.
     updateLocked: withFacts(`UPDATE ${t.entitlements} SET ${set} WHERE ${key}`),
-    // Core's dueReason as SQL, one part per reason, each on its index of migration 6: a deadline
-    // passed with nothing heard since, or nothing heard since staleBefore. Each index is read from
-    // its oldest date up to the one asked, so it yields the due rows only, the paging key checked
-    // in the index: a page costs what the due entitlements do, whatever the number of others.
-    // Then the first `limit` keys of both, and their records. $1 now, $2 staleBefore (or null:
-    // no row is stale), after ($3, $4), $5 limit.
-    due: `SELECT e.data FROM (
+    markReconciled: `UPDATE ${t.entitlements}
+      SET reconciled_at = GREATEST(reconciled_at, $3::timestamptz) WHERE ${key}`,
+  };
+}
+
+/** Reconciliation's due listing: the entitlements due, in key order, a page at a time. */
+function dueStatement(t: TableNames): string {
+  // The paging key, in JavaScript's string order (see list): a row comparison, which the indexes
+  // of the due listing check entry by entry.
+  const keyOrder = 'account_key COLLATE "C", product_uid COLLATE "C"';
+  const afterKey = `(${keyOrder}) > ($3::text, $4::text)`;
+  // Core's dueReason as SQL, one part per reason, each on its index of migration 6: a deadline
+  // passed with nothing heard since, or nothing heard since staleBefore. Each index is read from
+  // its oldest date up to the one asked, so it yields the due rows only, the paging key checked
+  // in the index: a page costs what the due entitlements do, whatever the number of others.
+  // Then the first `limit` keys of both, and their records. $1 now, $2 staleBefore (or null:
+  // no row is stale), after ($3, $4), $5 limit.
+  return `SELECT e.data FROM (
         SELECT account_key, product_uid FROM (
           (SELECT account_key, product_uid FROM ${t.entitlements}
             WHERE ${DEADLINE_PENDING} AND deadline_at <= $1::timestamptz AND ${afterKey}
@@ -96,27 +97,12 @@ export function storeStatements(t: TableNames) {
         ORDER BY ${keyOrder} LIMIT $5
       ) AS page
       JOIN ${t.entitlements} e ON e.account_key = page.account_key AND e.product_uid = page.product_uid
-      ORDER BY page.account_key COLLATE "C", page.product_uid COLLATE "C"`,
-    markReconciled: `UPDATE ${t.entitlements}
-      SET reconciled_at = GREATEST(reconciled_at, $3::timestamptz) WHERE ${key}`,
-    recordPending: `INSERT INTO ${t.pendingPayments}
-        (payment_uid, account_key, product_uid, offer_uid, recorded_at, checkout_url, expires_at, shown)
-      VALUES ($1, $2, $3, $4, $5::timestamptz, $6, $7::timestamptz, $8::jsonb) ON CONFLICT (payment_uid) DO NOTHING`,
-    listPending: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
-      WHERE payment_uid COLLATE "C" > $1 AND ended_status IS NULL ORDER BY payment_uid COLLATE "C" LIMIT $2`,
-    listPendingOfAccount: `SELECT ${pendingColumns} FROM ${t.pendingPayments}
-      WHERE account_key = $1 ORDER BY payment_uid COLLATE "C"`,
-    removePending: `DELETE FROM ${t.pendingPayments} WHERE payment_uid = $1`,
-    // The first time stays; a code or a line is never replaced by none (a webhook after the read that gave it).
-    endPending: `UPDATE ${t.pendingPayments} SET ended_status = $2,
-        ended_failure_code = COALESCE($3, ended_failure_code),
-        ended_at = COALESCE(ended_at, $4::timestamptz),
-        ended_subscriber_uid = COALESCE($5, ended_subscriber_uid)
-      WHERE payment_uid = $1`,
-    // endPending sets ended_at with ended_status, so the partial index on ended_at covers it.
-    pruneEnded: `WITH removed AS (DELETE FROM ${t.pendingPayments}
-        WHERE ended_status IS NOT NULL AND ended_at < $1::timestamptz RETURNING 1)
-      SELECT count(*)::int AS removed FROM removed`,
+      ORDER BY page.account_key COLLATE "C", page.product_uid COLLATE "C"`;
+}
+
+/** The named locks under a lease (lease-lock.ts). */
+function leaseLockStatements(t: TableNames) {
+  return {
     // Takes the lock $1 for token $2 for $3 seconds, unless another holder's lease is still running
     // (the database's clock decides, so instances with skewed clocks agree).
     takeLock: `INSERT INTO ${t.locks} (name, token, expires_at)
@@ -127,6 +113,20 @@ export function storeStatements(t: TableNames) {
     renewLock: `UPDATE ${t.locks} SET expires_at = now() + make_interval(secs => $3)
       WHERE name = $1 AND token = $2`,
     releaseLock: `DELETE FROM ${t.locks} WHERE name = $1 AND token = $2`,
+  };
+}
+
+/** The SQL of the store, built once per table names. */
+export function storeStatements(t: TableNames) {
+  return {
+    ...duePageStatements(t),
+    history: historyStatements(t),
+    metrics: metricsStatements(t),
+    lifecycles: lifecycleStatements(t),
+    ...entitlementStatements(t),
+    due: dueStatement(t),
+    ...pendingStatements(t),
+    ...leaseLockStatements(t),
   };
 }
 

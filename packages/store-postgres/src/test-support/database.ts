@@ -16,10 +16,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A pool on DATABASE_URL and a fresh schema name (migrate creates it). */
-export function testDatabase(label: string, poolOptions: pg.PoolConfig = {}): TestDatabase {
+/**
+ * A pool on DATABASE_URL and a fresh schema name (migrate creates it); the pool of `driver`, the
+ * newest pg by default (pg-versions.ts has the oldest too).
+ */
+export function testDatabase(
+  label: string,
+  poolOptions: pg.PoolConfig = {},
+  driver: typeof pg = pg,
+): TestDatabase {
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set');
-  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10, ...poolOptions });
+  const pool = new driver.Pool({ connectionString: DATABASE_URL, max: 10, ...poolOptions });
   // A backend killed by a test must not crash the run through an idle client's 'error'.
   pool.on('error', () => {});
   const schema = uniqueSchema(label);

@@ -41,7 +41,7 @@ export async function bundleInstance(): Promise<InstanceBundle> {
     splitting: false,
     clean: false,
     noExternal: [/^@dcbkit\//],
-    external: ['pg', 'pg-native', '@electric-sql/pglite'],
+    external: ['pg', 'pg-oldest', 'pg-native', '@electric-sql/pglite'],
     esbuildPlugins: [
       {
         name: 'dcbkit-sources',

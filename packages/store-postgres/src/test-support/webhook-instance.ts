@@ -5,7 +5,7 @@
 // would hand it, and the answer goes back.
 import { createWebhookHandler } from '@dcbkit/core/web';
 import { pgliteStore, postgresStore, type SqlStore } from '@dcbkit/store-postgres';
-import pg from 'pg';
+import type pgTypes from 'pg';
 import { offers, SECRET } from './event-stream.js';
 
 const {
@@ -15,6 +15,7 @@ const {
   DCBKIT_LEASE_MS = '60000',
   DCBKIT_POOL_MAX = '8',
   DCBKIT_TWO_PHASE,
+  DCBKIT_PG = 'pg',
 } = process.env;
 
 /** The store over PostgreSQL (DATABASE_URL, DCBKIT_SCHEMA) or a PGlite folder (DCBKIT_PGLITE_DIR). */
@@ -23,6 +24,8 @@ async function openStore(): Promise<SqlStore> {
   if (DCBKIT_PGLITE_DIR) return pgliteStore({ dataDir: DCBKIT_PGLITE_DIR, leaseMs });
   if (!DATABASE_URL || !DCBKIT_SCHEMA)
     throw new Error('webhook-instance: DATABASE_URL and DCBKIT_SCHEMA, or DCBKIT_PGLITE_DIR, are required');
+  // The pg the test runs on (pg-versions.ts): `pg`, or `pg-oldest`, the oldest of the peer range.
+  const { default: pg } = (await import(DCBKIT_PG)) as { default: typeof pgTypes };
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: Number(DCBKIT_POOL_MAX) });
   pool.on('error', () => {});
   return postgresStore({ pool, schema: DCBKIT_SCHEMA, leaseMs });
