@@ -3,7 +3,7 @@
 // (tests and the store conformance suites aside: a suite is a list of cases). A function that long
 // does two jobs; the list below it names each one found, with its file and line.
 //
-//   node scripts/check-function-length.mjs [--max N]
+//   node scripts/check-function-length.mjs [--max N]      (pnpm check:functions, in pnpm test)
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
