@@ -175,7 +175,12 @@ export function expectedPage(
       checkoutCodes: table(
         codeNames.map((name): Column => {
           const [ending = '', code = ''] = name.split(':');
-          return [t(`ops.business.series.checkout.code.${ending}`, { code }), count(checkouts, byCode(name))];
+          // A failure the service gave no code for is named in the page's language.
+          const shown = code === 'none' ? t('ops.business.series.checkout.code.none') : code;
+          return [
+            t(`ops.business.series.checkout.code.${ending}`, { code: shown }),
+            count(checkouts, byCode(name)),
+          ];
         }),
       ),
       trialOutcomes: table(
