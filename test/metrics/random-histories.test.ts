@@ -5,14 +5,15 @@
  * unlocks, refused and expired checkouts, chaos delivery, an outage repaired by reconciliation and
  * replay), each number of each bucket by day, week and month compared with the sandbox's own
  * records, on every built-in store. A failing history is shrunk and printed as a ready test.
- * `HISTORY_RUNS` and `HISTORY_SEED` change how many and which; `pnpm bench:histories` runs 1,000.
+ * `HISTORY_RUNS` and `HISTORY_SEED` change how many and which;
+ * `npx -y pnpm@10 --filter @dcbkit-bench/histories bench` runs 1,000 on each store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHistories, failureReport } from './history-check.js';
 import { STORES_UNDER_TEST, type StoreSource } from './stores-under-test.js';
 
 /** Histories per store in `pnpm test`: the memory store runs most, the SQL stores prove the same numbers. */
-const RUNS = { memoryStore: 16, pgliteStore: 6, postgresStore: 6 } as const;
+const RUNS = { memoryStore: 10, pgliteStore: 4, postgresStore: 4 } as const;
 const runsOverride = Number(process.env.HISTORY_RUNS ?? '') || undefined;
 const seed = Number(process.env.HISTORY_SEED ?? '') || 49;
 
