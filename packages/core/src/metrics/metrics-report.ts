@@ -28,11 +28,12 @@ interface Series {
   currency: string;
 }
 
-/** Every kind of fact a row counts (METRICS_MEASURES says which number each fills), at zero. */
-const ZERO_COUNTS = (): Counts =>
-  Object.fromEntries(
-    METRICS_MEASURES.flatMap(({ counts }) => (counts === 'live' || counts === 'money' ? [] : [[counts, 0]])),
-  ) as Counts;
+/** Every kind of fact a row counts (METRICS_MEASURES says which number each fills), found once. */
+const REPORT_KINDS: readonly ReportKind[] = METRICS_MEASURES.flatMap(({ counts }) =>
+  counts === 'live' || counts === 'money' ? [] : [counts],
+);
+
+const ZERO_COUNTS = (): Counts => Object.fromEntries(REPORT_KINDS.map((kind) => [kind, 0])) as Counts;
 
 /**
  * The rows of a metrics report from a store's daily totals: a row for every bucket of every offer
